@@ -1,0 +1,31 @@
+# robozoo front door. Every target sets itself up first (tools/setup.sh is idempotent).
+SHELL := /bin/bash
+WS := $(CURDIR)
+VENV := $(WS)/.venv
+COLCON := $(VENV)/bin/colcon --log-base $(WS)/log
+# ament_cmake interface packages need a real ROS 2 install; tools/setup.sh decides and records it.
+COLCON_SEL = $(shell cat $(WS)/install/.robozoo_colcon_selection 2>/dev/null)
+ENV := source $(WS)/tools/env.sh &&
+
+.PHONY: setup build demo test test-packages test-workspace bench clean
+
+setup:
+	@bash tools/setup.sh
+
+build: setup
+
+demo: setup
+	@$(WS)/bin/robozoo run $${DEMO:-talker_listener} --output $(WS)/out/demo
+
+test: setup
+	@$(ENV) $(COLCON) test --base-paths src $(COLCON_SEL) --event-handlers console_cohesion+ summary+ status- \
+	  --return-code-on-test-failure --pytest-args -q -p no:cacheprovider; rc=$$?; \
+	  $(COLCON) test-result --test-result-base $(WS)/build --verbose || rc=1; \
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests || rc=1; \
+	  exit $$rc
+
+bench: setup
+	@$(ENV) for b in benchmarks/bench_*.py; do echo "== $$b"; $(VENV)/bin/python $$b || exit 1; done
+
+clean:
+	rm -rf build install log out .venv

@@ -1,0 +1,150 @@
+"""Run a scenario in the embedded world: every node in one process on the deterministic lockstep
+executor, the simulator (if any) as its physics, optional rosbag2 recording, a summary.json."""
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .node_registry import resolve_node_class
+from .scenario import Scenario, default_record_topics, node_specs
+
+DEFAULT_STEP = 0.001  # s; a scenario without a simulator still advances time in 1 ms ticks
+
+
+class ScenarioRun:
+    """One embedded run. Use as a context manager; ``nodes`` maps node names to live nodes."""
+
+    def __init__(self, sc: Scenario, *, seed: int | None = None, record: bool | list[str] = False,
+                 output: Path | None = None, real_time_factor: float | None = None):
+        from zoo_runtime.embedded import executors, parameter
+        import zoo_runtime.embedded as rclpy
+
+        self.scenario = sc
+        self.seed = sc.seed if seed is None else seed
+        self.output = Path(output) if output else None
+        random.seed(self.seed)
+        np.random.seed(self.seed % 2**32)
+
+        self.context = rclpy.context.Context()
+        rclpy.init(args=[], context=self.context)
+        rtf = sc.physics.get('real_time_factor', 0.0) if real_time_factor is None else real_time_factor
+        step_ns = int(round(float(sc.physics.get('step', DEFAULT_STEP)) * 1e9))
+        self.executor = executors.LockstepExecutor(context=self.context, step_ns=step_ns,
+                                                   real_time_factor=float(rtf))
+        self.nodes: dict[str, Any] = {}
+        try:
+            for spec in node_specs(sc, use_sim_time=True):
+                if spec.name == 'sim':
+                    spec.parameters.setdefault('real_time_factor', float(rtf))
+                cls = resolve_node_class(spec.package, spec.executable)
+                overrides = [parameter.Parameter(k, value=v) for k, v in spec.parameters.items()]
+                node = cls(context=self.context, cli_args=spec.ros_args(),
+                           parameter_overrides=overrides)
+                self.nodes[spec.name] = node
+                self.executor.add_node(node)
+                physics = getattr(node, 'lockstep_physics', None)
+                if physics is not None:
+                    self.executor.set_physics(physics)
+            self.recorder = None
+            if record:
+                self._start_recorder(record)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start_recorder(self, record: bool | list[str]) -> None:
+        from zoo_runtime.bag import BagRecorder
+        if self.output is None:
+            raise ValueError('recording needs an output directory (--output)')
+        topics = record if isinstance(record, list) else default_record_topics(self.scenario)
+        bag = self.output / 'bag'
+        if bag.exists():  # our own output from an earlier run of the same scenario
+            import shutil
+            shutil.rmtree(bag)
+        self.output.mkdir(parents=True, exist_ok=True)
+        self.recorder = BagRecorder(self.context, bag, topics=topics)
+        self.recorder.start()
+
+    @property
+    def sim_time(self) -> float:
+        return self.executor.now_ns * 1e-9
+
+    def run(self, duration: float | None = None,
+            on_progress: Callable[[float], None] | None = None) -> float:
+        """Advance sim time by ``duration`` (default: the scenario's); returns wall seconds."""
+        duration = self.scenario.duration if duration is None else duration
+        t_end = self.executor.now_ns + int(round(duration * 1e9))
+        cb = (lambda ns: on_progress(ns * 1e-9)) if on_progress else None
+        t0 = time.perf_counter()
+        self.executor.spin_until(t_end, on_progress=cb)
+        return time.perf_counter() - t0
+
+    def summary(self, wall_time: float) -> dict:
+        robots: dict[str, Any] = {}
+        metrics: dict[str, Any] = {}
+        for name, node in self.nodes.items():
+            if hasattr(node, 'robozoo_robots'):
+                robots.update(node.robozoo_robots())
+            if hasattr(node, 'robozoo_metrics'):
+                metrics[name] = node.robozoo_metrics()
+        out = {
+            'scenario': self.scenario.name,
+            'seed': self.seed,
+            'sim_time': self.sim_time,
+            'wall_time': wall_time,
+            'real_time_factor': self.sim_time / wall_time if wall_time > 0 else None,
+            'robots': robots,
+            'metrics': metrics,
+        }
+        if self.recorder is not None:
+            out['bag'] = str(self.output / 'bag')
+            out['recorded'] = dict(sorted(self.recorder.counts.items()))
+        return out
+
+    def close(self) -> None:
+        rec = getattr(self, 'recorder', None)
+        if rec is not None:
+            rec.stop()
+        for node in getattr(self, 'nodes', {}).values():
+            node.destroy_node()
+        self.nodes = {}
+        self.executor.shutdown()
+        if self.context.ok():
+            self.context.shutdown()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | None = None,
+                 record: bool | list[str] = False, output: Path | None = None,
+                 real_time_factor: float | None = None,
+                 on_progress: Callable[[float], None] | None = None) -> dict:
+    """Run, write ``output/summary.json`` (when an output directory is given), return the summary."""
+    run = ScenarioRun(sc, seed=seed, record=record, output=output,
+                      real_time_factor=real_time_factor)
+    try:
+        wall = run.run(duration, on_progress)
+        summary = run.summary(wall)  # before close: nodes report their metrics while alive
+    finally:
+        run.close()
+    if output is not None:
+        Path(output).mkdir(parents=True, exist_ok=True)
+        (Path(output) / 'summary.json').write_text(json.dumps(summary, indent=2, default=_jsonable))
+    return summary
+
+
+def _jsonable(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f'summary value of type {type(x).__name__} is not JSON serialisable')

@@ -1,0 +1,330 @@
+"""Scenario files: what a run contains, independent of the world (embedded or ROS 2) that runs it.
+
+A scenario is ``config/scenarios/<name>.yaml``::
+
+    description: one line shown by `robozoo list`
+    duration: 10.0               # sim seconds (CLI --duration overrides)
+    seed: 0                      # CLI --seed overrides
+    world: empty                 # SDF world name (worlds/<name>.sdf) or path; omit for no simulator
+    gravity: [0, 0, -9.81]       # optional override of the world's gravity
+    physics: {step: 0.001, real_time_factor: 0.0}
+    robots:                      # spawned by the simulator node
+      - {name: nao, package: nao_description, args: {}, pose: [0, 0, 0.33, 0, 0, 0]}
+    simulator: {joint_states_rate: 100.0}   # extra simulator parameters
+    nodes:                       # in creation order
+      - name: talker
+        package: zoo_bringup
+        executable: talker
+        namespace: /demo
+        parameters: {rate: 10.0}            # or a list of dicts and ros__parameters files
+        remappings: {chatter: /demo/chat}
+    record: [/demo/chatter]      # topics `--record` writes (empty: the defaults below)
+
+Pure functions only: this module imports no ROS and no simulator, so the launch files use it too.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import difflib
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+SIM_NODE_NAME = 'sim'
+TOP_KEYS = {'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'robots', 'simulator',
+            'nodes', 'record', 'report'}
+NODE_KEYS = {'name', 'package', 'executable', 'namespace', 'parameters', 'remappings'}
+ROBOT_KEYS = {'name', 'package', 'args', 'pose'}
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be used; the message is one line naming the file and the field."""
+
+
+@dataclasses.dataclass
+class NodeSpec:
+    """One node to start: the same fields a launch_ros ``Node`` action takes."""
+    name: str
+    package: str
+    executable: str
+    namespace: str = '/'
+    parameters: dict[str, Any] = dataclasses.field(default_factory=dict)
+    params_files: list[str] = dataclasses.field(default_factory=list)
+    remappings: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+
+    def ros_args(self) -> list[str]:
+        """`--ros-args` for this node: name, namespace, remappings and parameter files."""
+        args = ['--ros-args', '-r', f'__node:={self.name}']
+        if self.namespace not in ('', '/'):
+            args += ['-r', f'__ns:={self.namespace}']
+        for src, dst in self.remappings:
+            args += ['-r', f'{src}:={dst}']
+        for f in self.params_files:
+            args += ['--params-file', f]
+        return args
+
+
+@dataclasses.dataclass
+class RobotSpec:
+    name: str
+    package: str
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+    pose: list[float] = dataclasses.field(default_factory=lambda: [0.0] * 6)
+
+
+@dataclasses.dataclass
+class Scenario:
+    name: str
+    path: Path
+    description: str = ''
+    duration: float = 10.0
+    seed: int = 0
+    world: str | None = None
+    gravity: list[float] | None = None
+    physics: dict[str, Any] = dataclasses.field(default_factory=dict)
+    robots: list[RobotSpec] = dataclasses.field(default_factory=list)
+    simulator: dict[str, Any] = dataclasses.field(default_factory=dict)
+    nodes: list[NodeSpec] = dataclasses.field(default_factory=list)
+    record: list[str] = dataclasses.field(default_factory=list)
+    report: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def has_simulator(self) -> bool:
+        return self.world is not None or bool(self.robots)
+
+    def node_names(self) -> list[str]:
+        return ([SIM_NODE_NAME] if self.has_simulator else []) + [n.name for n in self.nodes]
+
+
+def scenario_dirs() -> list[Path]:
+    """Where scenarios are looked up: ``ROBOZOO_SCENARIO_PATH`` (os.pathsep separated), then the
+    workspace's ``config/scenarios``."""
+    dirs = [Path(p) for p in os.environ.get('ROBOZOO_SCENARIO_PATH', '').split(os.pathsep) if p]
+    ws = workspace_root()
+    if ws is not None:
+        dirs.append(ws / 'config' / 'scenarios')
+    return dirs
+
+
+def workspace_root() -> Path | None:
+    from zoo_runtime import workspace_root as root  # light import: no rclpy needed for this
+    r = root()
+    return Path(r) if r else None
+
+
+def list_scenarios() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for d in scenario_dirs():
+        for f in sorted(d.glob('*.yaml')):
+            found.setdefault(f.stem, f)
+    return found
+
+
+def find_scenario(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.suffix in ('.yaml', '.yml'):
+        if not p.is_file():
+            raise ScenarioError(f'scenario file {p} does not exist')
+        return p
+    known = list_scenarios()
+    if name_or_path in known:
+        return known[name_or_path]
+    close = difflib.get_close_matches(name_or_path, known, n=3)
+    hint = f'; did you mean {", ".join(close)}?' if close else f' (known: {", ".join(known) or "none"})'
+    raise ScenarioError(f"unknown scenario '{name_or_path}'{hint}")
+
+
+def load_scenario(name_or_path: str) -> Scenario:
+    path = find_scenario(name_or_path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, 'problem_mark', None)
+        where = f':{mark.line + 1}' if mark is not None else ''
+        raise ScenarioError(f'{path}{where}: malformed YAML: '
+                            f'{getattr(exc, "problem", None) or exc}') from None
+    return parse_scenario(data, path)
+
+
+def _expect(cond: bool, path: Path, field: str, what: str) -> None:
+    if not cond:
+        raise ScenarioError(f'{path}: field {field!r}: expected {what}')
+
+
+def _unknown_keys(d: dict, allowed: set, path: Path, where: str) -> None:
+    extra = sorted(set(d) - allowed)
+    if extra:
+        raise ScenarioError(f"{path}: unknown field '{where}{extra[0]}' "
+                            f'(allowed: {", ".join(sorted(allowed))})')
+
+
+def _params_and_files(raw: Any, path: Path, field: str) -> tuple[dict, list[str]]:
+    """`parameters:` is a dict, or a list of dicts and parameter-file paths (relative to the
+    workspace root, else to the scenario file)."""
+    items = raw if isinstance(raw, list) else [raw]
+    params: dict[str, Any] = {}
+    files: list[str] = []
+    for item in items:
+        if isinstance(item, dict):
+            params.update(flatten_parameters(item))
+        elif isinstance(item, str):
+            files.append(str(_resolve_file(item, path, field)))
+        else:
+            raise ScenarioError(f'{path}: field {field!r}: expected a mapping or a parameter '
+                                f'file path, got {type(item).__name__}')
+    return params, files
+
+
+def _resolve_file(rel: str, path: Path, field: str) -> Path:
+    ws = workspace_root()
+    for base in ([ws] if ws else []) + [path.parent]:
+        cand = (base / rel) if not os.path.isabs(rel) else Path(rel)
+        if cand.is_file():
+            return cand
+    raise ScenarioError(f'{path}: field {field!r}: parameter file {rel} not found')
+
+
+def flatten_parameters(d: dict, prefix: str = '') -> dict[str, Any]:
+    """Nested parameter dicts -> ROS 2 dotted names, as rcl does for ros__parameters."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f'{prefix}{k}'
+        if isinstance(v, dict):
+            out.update(flatten_parameters(v, key + '.'))
+        else:
+            out[key] = v
+    return out
+
+
+def parse_scenario(data: Any, path: Path) -> Scenario:
+    path = Path(path)
+    if data is None:
+        data = {}
+    _expect(isinstance(data, dict), path, '<top>', 'a mapping of scenario fields')
+    _unknown_keys(data, TOP_KEYS, path, '')
+    sc = Scenario(name=path.stem, path=path)
+    sc.description = str(data.get('description', ''))
+    duration = data.get('duration', 10.0)
+    _expect(isinstance(duration, (int, float)) and duration > 0, path, 'duration',
+            'a positive number of seconds')
+    sc.duration = float(duration)
+    seed = data.get('seed', 0)
+    _expect(isinstance(seed, int) and not isinstance(seed, bool), path, 'seed', 'an integer')
+    sc.seed = seed
+    sc.world = data.get('world')
+    _expect(sc.world is None or isinstance(sc.world, str), path, 'world', 'a world name or path')
+    sc.gravity = data.get('gravity')
+    _expect(sc.gravity is None or (isinstance(sc.gravity, list) and len(sc.gravity) == 3 and all(
+        isinstance(g, (int, float)) for g in sc.gravity)), path, 'gravity', 'a list of 3 numbers')
+    sc.physics = dict(data.get('physics') or {})
+    _unknown_keys(sc.physics, {'step', 'real_time_factor'}, path, 'physics.')
+    sc.simulator = dict(data.get('simulator') or {})
+
+    names: set[str] = set()
+    for i, raw in enumerate(data.get('robots') or []):
+        field = f'robots[{i}]'
+        _expect(isinstance(raw, dict) and 'name' in raw and 'package' in raw, path, field,
+                'a mapping with name and package')
+        _unknown_keys(raw, ROBOT_KEYS, path, field + '.')
+        if raw['name'] in names:
+            raise ScenarioError(f"{path}: field '{field}.name': robot name {raw['name']!r} is "
+                                'used twice')
+        names.add(raw['name'])
+        pose = [float(x) for x in raw.get('pose', [0.0] * 6)]
+        _expect(len(pose) == 6, path, field + '.pose', '[x, y, z, roll, pitch, yaw]')
+        sc.robots.append(RobotSpec(raw['name'], raw['package'], dict(raw.get('args') or {}), pose))
+
+    node_names = {SIM_NODE_NAME} if sc.has_simulator else set()
+    for i, raw in enumerate(data.get('nodes') or []):
+        field = f'nodes[{i}]'
+        _expect(isinstance(raw, dict) and {'name', 'package', 'executable'} <= set(raw), path, field,
+                'a mapping with name, package and executable')
+        _unknown_keys(raw, NODE_KEYS, path, field + '.')
+        if raw['name'] in node_names:
+            raise ScenarioError(f"{path}: field '{field}.name': node name {raw['name']!r} is used "
+                                'twice')
+        node_names.add(raw['name'])
+        params, files = _params_and_files(raw.get('parameters') or {}, path, field + '.parameters')
+        remaps = raw.get('remappings') or {}
+        _expect(isinstance(remaps, dict), path, field + '.remappings', 'a mapping from: to')
+        sc.nodes.append(NodeSpec(raw['name'], raw['package'], raw['executable'],
+                                 raw.get('namespace', '/'), params, files,
+                                 [(str(k), str(v)) for k, v in remaps.items()]))
+    rec = data.get('record') or []
+    _expect(isinstance(rec, list) and all(isinstance(t, str) for t in rec), path, 'record',
+            'a list of topic names')
+    sc.record = rec
+    sc.report = dict(data.get('report') or {})
+    return sc
+
+
+def apply_overrides(sc: Scenario, overrides: list[str]) -> Scenario:
+    """`--set node.param=value` (value parsed as YAML) on a copy of the scenario."""
+    sc = copy.deepcopy(sc)
+    for ov in overrides:
+        key, sep, raw_value = ov.partition('=')
+        node, dot, param = key.partition('.')
+        if not sep or not dot or not node or not param:
+            raise ScenarioError(f'--set {ov}: expected node.parameter=value')
+        try:
+            value = yaml.safe_load(raw_value) if raw_value.strip() else ''
+        except yaml.YAMLError:
+            value = raw_value
+        if node == SIM_NODE_NAME and sc.has_simulator:
+            sc.simulator[param] = value
+            continue
+        match = [n for n in sc.nodes if n.name == node]
+        if not match:
+            raise ScenarioError(f"--set {ov}: no node named '{node}' in scenario '{sc.name}' "
+                                f"(nodes: {', '.join(sc.node_names()) or 'none'})")
+        match[0].parameters[param] = value
+    return sc
+
+
+def simulator_parameters(sc: Scenario) -> dict[str, Any]:
+    """The simulator node's parameters, flattened to ROS-legal types (no dicts or lists of dicts:
+    robots become ``robot_names`` + ``robots.<name>.{package,xacro_args,pose}``)."""
+    p: dict[str, Any] = {}
+    if sc.world is not None:
+        p['world'] = sc.world
+    if sc.gravity is not None:
+        p['gravity'] = [float(g) for g in sc.gravity]
+    if 'step' in sc.physics:
+        p['physics_step'] = float(sc.physics['step'])
+    if 'real_time_factor' in sc.physics:
+        p['real_time_factor'] = float(sc.physics['real_time_factor'])
+    p['robot_names'] = [r.name for r in sc.robots]
+    for r in sc.robots:
+        p[f'robots.{r.name}.package'] = r.package
+        p[f'robots.{r.name}.xacro_args'] = [f'{k}:={v}' for k, v in r.args.items()]
+        p[f'robots.{r.name}.pose'] = [float(x) for x in r.pose]
+    p.update(flatten_parameters(sc.simulator))
+    return p
+
+
+def node_specs(sc: Scenario, *, use_sim_time: bool = True) -> list[NodeSpec]:
+    """Every node the scenario starts, in order (the simulator first), as launch would start them."""
+    specs = []
+    if sc.has_simulator:
+        specs.append(NodeSpec(SIM_NODE_NAME, 'zoo_sim', 'simulator', '/',
+                              simulator_parameters(sc)))
+    specs += [copy.deepcopy(n) for n in sc.nodes]
+    for s in specs:
+        s.parameters.setdefault('use_sim_time', use_sim_time)
+    return specs
+
+
+def default_record_topics(sc: Scenario) -> list[str] | None:
+    """What `--record` writes when the scenario names nothing: the clock, TF and each robot's state;
+    None (everything) for a scenario without a simulator."""
+    if sc.record:
+        return list(sc.record)
+    if not sc.has_simulator:
+        return None
+    topics = ['/clock', '/tf', '/tf_static'] if sc.has_simulator else []
+    for r in sc.robots:
+        topics += [f'/{r.name}/joint_states', f'/{r.name}/odometry/ground_truth', f'/{r.name}/imu']
+    return topics

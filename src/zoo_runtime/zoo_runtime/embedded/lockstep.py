@@ -1,0 +1,256 @@
+"""LockstepExecutor: runs nodes and a physics engine on one simulated timeline.
+
+A tick at sim time t:
+1. if any work is due at t, publish rosgraph_msgs/Clock(t) on /clock and deliver it first, so
+   every sim-time clock reads t;
+2. run every timer due at <= t (by due time, then creation order) and drain all queued work
+   (messages, service requests/responses, tasks), repeating until nothing is ready at t; work
+   that never settles (an endless ping-pong) raises after ``MAX_ROUNDS`` rounds, naming the
+   topics involved;
+3. advance by n physics steps, n = steps to the next timer due time (at least 1, at most to the
+   end), with one ``physics.advance(n)`` call, so quiet stretches cost one call.
+No wall clock enters the results: same inputs, same outputs. ``real_time_factor`` > 0 only
+sleeps to pace wall time (1.0 = real time).
+"""
+from __future__ import annotations
+
+import threading
+import time as _time
+import weakref
+from typing import Callable, Protocol
+
+from ._msgs import message
+from .clock_type import ClockType
+from .context import Context
+from .executors import Executor
+from .inbox import DROPPED
+from .publisher import Publisher
+from .qos import QoSProfile
+from .task import Future
+
+__all__ = ['LockstepExecutor', 'Physics', 'MAX_ROUNDS']
+
+MAX_ROUNDS = 1000          # rounds of callbacks allowed at one sim time
+_PROGRESS_NS = 100_000_000  # on_progress at most every 0.1 s of sim time
+
+
+class Physics(Protocol):
+    step_ns: int
+
+    def advance(self, n_steps: int) -> None: ...
+
+
+def _describe(entity) -> str:
+    for attr in ('topic_name', 'srv_name'):
+        name = getattr(entity, attr, None)
+        if name:
+            return name
+    return type(entity).__name__.lower()
+
+
+class LockstepExecutor(Executor):
+    def __init__(self, context: Context | None = None, step_ns: int = 1_000_000,
+                 real_time_factor: float = 0.0, start_ns: int = 0):
+        super().__init__(context=context)
+        if not isinstance(step_ns, int) or step_ns <= 0:
+            raise ValueError(f'LockstepExecutor: step_ns must be a positive int, got {step_ns!r}')
+        if real_time_factor < 0:
+            raise ValueError('LockstepExecutor: real_time_factor must be >= 0 (0 = as fast as '
+                             f'possible), got {real_time_factor!r}')
+        if not isinstance(start_ns, int) or start_ns < 0:
+            raise ValueError(f'LockstepExecutor: start_ns must be an int >= 0, got {start_ns!r}')
+        self._step_ns = step_ns
+        self._rtf = float(real_time_factor)
+        self._now = start_ns
+        self._physics: Physics | None = None
+        self._clock_pub = None
+        self._last_clock_ns: int | None = None
+        self._pace_origin: tuple[float, int] | None = None
+        self._context._lockstep = weakref.ref(self)
+
+    @property
+    def now_ns(self) -> int:
+        return self._now
+
+    @property
+    def step_ns(self) -> int:
+        return self._step_ns
+
+    def set_physics(self, physics: Physics) -> None:
+        step = getattr(physics, 'step_ns', None)
+        if not isinstance(step, int) or step <= 0 or not callable(getattr(physics, 'advance',
+                                                                          None)):
+            raise TypeError('LockstepExecutor.set_physics: physics needs an int step_ns > 0 and '
+                            f'an advance(n_steps) method, got {physics!r}')
+        self._physics = physics
+        self._step_ns = step
+
+    # -- spinning -------------------------------------------------------------------------------
+    def spin_until(self, t_end_ns: int, on_progress: Callable[[int], None] | None = None
+                   ) -> None:
+        """Run ticks until sim time reaches ``t_end_ns`` (the tick at t_end runs too)."""
+        t_end = int(t_end_ns)
+        last_progress = self._now
+        self._pace_origin = None
+        while True:
+            self._work_at_now()
+            if self._now >= t_end or self._stopped():
+                break
+            self._advance(t_end)
+            if on_progress is not None and self._now - last_progress >= _PROGRESS_NS:
+                last_progress = self._now
+                on_progress(self._now)
+        if on_progress is not None and last_progress != self._now:
+            on_progress(self._now)
+
+    def spin_once(self, timeout_sec: float | None = None) -> None:
+        """One tick: the work due now, then advance to the next timer due time."""
+        self._work_at_now()
+        self._advance(None)
+
+    def spin(self) -> None:
+        self._pace_origin = None
+        while not self._stopped():
+            self.spin_once()
+
+    def spin_until_future_complete(self, future: Future, timeout_sec: float | None = None
+                                   ) -> None:
+        """Tick until ``future`` is done; ``timeout_sec`` counts simulated seconds."""
+        end = None if timeout_sec is None or timeout_sec < 0 else \
+            self._now + round(timeout_sec * 1e9)
+        self._pace_origin = None
+        while not self._stopped():
+            self._work_at_now()
+            if future.done() or (end is not None and self._now >= end):
+                return
+            self._advance(end)
+
+    # -- one tick -------------------------------------------------------------------------------
+    def _sim_timer(self, timer) -> bool:
+        clock = timer._clock
+        if clock.clock_type == ClockType.ROS_TIME and clock._active:
+            return True
+        if not getattr(timer, '_lockstep_warned', False):
+            timer._lockstep_warned = True
+            node = timer._node
+            node.get_logger().warning(
+                f'a {timer.timer_period_ns / 1e9:g} s timer of node '
+                f"'{node.get_fully_qualified_name()}' runs on a {clock.clock_type.name} clock, "
+                'not simulated time: the lockstep executor cannot schedule it (set '
+                'use_sim_time: true)')
+        return False
+
+    def _collect_timers(self) -> None:
+        super()._collect_timers()
+        for timer in self._timers:
+            self._sim_timer(timer)
+
+    def _due_timers(self) -> list:
+        due = [timer for timer in self._timers
+               if not timer._canceled and timer._next_call <= timer._clock._now_ns()]
+        due.sort(key=lambda timer: (timer._next_call, timer._order))
+        return due
+
+    def _publish_clock(self, t: int) -> None:
+        if self._clock_pub is None:
+            self._clock_pub = Publisher(None, message('rosgraph_msgs/msg/Clock'), '/clock',
+                                        QoSProfile(depth=1), context=self._context)
+            self._context._graph.add_publisher(self._clock_pub)
+        sec, nanosec = divmod(t, 1_000_000_000)
+        stamp = message('builtin_interfaces/msg/Time')(sec=sec, nanosec=nanosec)
+        self._clock_pub.publish(message('rosgraph_msgs/msg/Clock')(clock=stamp))
+        self._last_clock_ns = t
+
+    def _work_at_now(self) -> None:
+        t = self._now
+        self._spin_thread = threading.get_ident()
+        try:
+            if self._timers_dirty:
+                self._collect_timers()
+            if self._last_clock_ns != t and (self._ready or self._any_timer_due_at(t)):
+                self._publish_clock(t)
+            rounds = 0
+            while True:
+                rounds = self._drain(t, rounds)
+                if self._timers_dirty:
+                    self._collect_timers()
+                due = self._due_timers()
+                if not due:
+                    break
+                rounds += 1
+                if rounds > MAX_ROUNDS:
+                    self._raise_unsettled(t, due)
+                for timer in due:
+                    if not timer._canceled and timer._next_call <= timer._clock._now_ns():
+                        result = timer._execute()
+                        if result is not None:
+                            self._finish(result)
+        finally:
+            self._spin_thread = None
+
+    def _any_timer_due_at(self, t: int) -> bool:
+        for timer in self._timers:
+            if timer._canceled:
+                continue
+            clock = timer._clock
+            if clock.clock_type == ClockType.ROS_TIME and clock._active:
+                if timer._next_call <= t:
+                    return True
+            elif timer._next_call <= clock._now_ns():
+                return True
+        return False
+
+    def _drain(self, t: int, rounds: int) -> int:
+        """Run all queued work, round by round (a round is what was queued when it began)."""
+        ready = self._ready
+        while ready:
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                self._raise_unsettled(t, [entry[0] for entry in ready if entry[2] >= 0])
+            for _ in range(len(ready)):
+                entry = ready.popleft()
+                result = entry[0]._execute(entry)
+                if result is not None and result is not DROPPED:
+                    self._finish(result)
+        return rounds
+
+    def _raise_unsettled(self, t: int, entities: list) -> None:
+        names: list[str] = []
+        for entity in entities:
+            name = _describe(entity)
+            if name not in names:
+                names.append(name)
+        raise RuntimeError(
+            f'LockstepExecutor: work at t={t / 1e9:.9f} s did not settle after {MAX_ROUNDS} '
+            f'rounds of callbacks (endless ping-pong?) on: {", ".join(names[:10])}')
+
+    def _advance(self, t_end: int | None) -> None:
+        now, step = self._now, self._step_ns
+        next_due = None
+        for timer in self._timers:
+            clock = timer._clock
+            if not timer._canceled and clock.clock_type == ClockType.ROS_TIME and clock._active:
+                if next_due is None or timer._next_call < next_due:
+                    next_due = timer._next_call
+        n_max = None if t_end is None else max(1, (t_end - now) // step)
+        if next_due is None:
+            n = n_max if n_max is not None else 1
+        else:
+            n = max(1, -(-(next_due - now) // step))
+            if n_max is not None:
+                n = min(n, n_max)
+        if self._physics is not None:
+            self._physics.advance(n)
+        self._now = now + n * step
+        if self._rtf > 0:
+            self._pace()
+
+    def _pace(self) -> None:
+        if self._pace_origin is None:
+            self._pace_origin = (_time.monotonic(), self._now)
+            return
+        wall0, sim0 = self._pace_origin
+        delay = wall0 + (self._now - sim0) / 1e9 / self._rtf - _time.monotonic()
+        if delay > 0:
+            _time.sleep(delay)
+

@@ -1,0 +1,81 @@
+"""rclpy.subscription: a KEEP_LAST queue of ``depth`` messages per subscription (older ones
+are dropped while the subscription is not spun), delivered in global publish order."""
+from __future__ import annotations
+
+from collections import deque
+
+from ._msgs import type_name_of
+from .inbox import DROPPED, Receiver
+from .qos import DurabilityPolicy, QoSProfile
+
+__all__ = ['Subscription']
+
+
+class Subscription(Receiver):
+    def __init__(self, node, msg_type, topic_name: str, callback, callback_group,
+                 qos_profile: QoSProfile, raw: bool = False, event_callbacks=None):
+        depth = None if qos_profile._keep_all else qos_profile._queue_depth
+        super().__init__(node, parked_maxlen=depth)
+        self._seq = node.context._seq
+        self.msg_type = msg_type
+        self._type_name = type_name_of(msg_type)
+        self.topic_name = topic_name
+        self.callback = callback
+        self.callback_group = callback_group
+        self.qos_profile = qos_profile
+        self.raw = raw
+        self.event_callbacks = event_callbacks
+        self._depth = depth
+        # The last `depth` entries posted: the oldest is marked dropped when a new one arrives.
+        self._window: deque | None = deque(maxlen=depth) if depth is not None else None
+        self._wants_history = qos_profile.durability in (DurabilityPolicy.TRANSIENT_LOCAL,
+                                                         DurabilityPolicy.BEST_AVAILABLE)
+
+    @property
+    def topic(self) -> str:
+        return self.topic_name
+
+    @property
+    def handle(self):
+        return self
+
+    def _deliver(self, msg, seq: int) -> None:
+        """Queue one message (the slow path, used for latched replays)."""
+        entry = [self, msg, seq]
+        window = self._window
+        if window is not None:
+            if len(window) == self._depth:
+                window[0][2] = -1
+                window[0][1] = None
+            window.append(entry)
+        self._inbox.append(entry)
+        executor = self._executor
+        if executor is not None and executor._waiters:
+            executor._notify()
+
+    def _execute(self, entry):
+        msg = entry[1]  # read before the seq check: a concurrent drop clears seq first
+        if entry[2] < 0 or self._destroyed:
+            return DROPPED
+        entry[2] = -1
+        entry[1] = None
+        if self.raw:
+            from zoo_runtime.messages import serialize
+            msg = serialize(msg)
+        return self.callback(msg)
+
+    def destroy(self) -> None:
+        self._node.destroy_subscription(self)
+
+    def _destroy(self) -> None:
+        self._node.context._graph.remove_subscription(self)
+        self._destroyed = True
+        for entry in self._window or ():
+            entry[2] = -1
+        self._parked.clear()
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.destroy()

@@ -26,7 +26,7 @@ def test_talker_listener_wiring_summary_and_bag(tmp_path):
     assert chatter.t == pytest.approx([0.1 * (i + 1) for i in range(20)])
     assert summary['recorded'] == {'/demo/chatter': 20, '/demo/count': 20}
     counts = bag['/demo/count']
-    assert list(counts.arrays['count']) == list(range(1, 21))
+    assert list(counts['count']) == list(range(1, 21))
 
 
 def test_overrides_reach_the_node_and_service_round_trip():

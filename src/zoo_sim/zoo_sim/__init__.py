@@ -1,0 +1,11 @@
+"""robozoo simulator: SDF worlds and xacro robots on MuJoCo (embedded default) or Gazebo.
+
+The algorithms live in plain modules with no ROS import (``sdf_world``, ``urdf_robot``,
+``mujoco_backend`` ...); ``sim_node`` is the thin ROS shell that maps topics, services and
+parameters onto them.
+"""
+
+
+class SimConfigError(ValueError):
+    """Bad simulator input (world, robot, parameter); the message is one line naming the file or
+    parameter and the element at fault."""

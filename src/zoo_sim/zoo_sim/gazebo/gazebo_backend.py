@@ -1,0 +1,256 @@
+"""Gazebo Harmonic physics through the gz.sim8 Python bindings (specs/ros_stack.md 5), behind the
+same ``step_ns`` / ``advance(n)`` / state interface as the MuJoCo backend.
+
+The bindings are not on PyPI (ros_stack.md 5.7): without them :meth:`GazeboPhysics.create` raises
+a clear error and the tests skip. What the bindings cannot give is left out, not faked: IMU and
+contact readings come from Gazebo's sensors over ros_gz_bridge (see :mod:`.bridge`), so
+``features`` lacks them and the simulator node publishes neither; joint effort is the commanded
+torque (Gazebo's velocity command is an ideal constraint whose torque is not reported,
+gazebo_ros2_control #276).
+"""
+from __future__ import annotations
+
+import math
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .. import SimConfigError
+from ..commands import CommandSanitizer
+from ..mujoco_scene import BuiltRobot, RobotSpec, default_sensor_links
+from ..resources import find_world
+from ..sdf_world import World
+from ..transforms import quat_conj, quat_rotate, tilt_deg
+from ..urdf_robot import load_description, parse_urdf
+from .plugins import robot_gazebo_blocks, with_gazebo_blocks
+
+GZ_RATES = {'joint_states_rate': 100.0, 'odometry_rate': 50.0, 'imu_rate': 100.0,
+            'tf_rate': 25.0, 'contacts_rate': 50.0}
+
+
+class _GzRobot:
+    def __init__(self, built: BuiltRobot):
+        self.built = built
+        self.name = built.spec.name
+        self.joints = list(built.joints)
+        self.index = {j: i for i, j in enumerate(self.joints)}
+        self.contact_links = list(built.contact_links)
+        limits = {j.name: j for j in built.desc.joints}
+        vel = np.array([limits[j].velocity or math.inf for j in self.joints], dtype=float)
+        eff = np.array([limits[j].effort or math.inf for j in self.joints], dtype=float)
+        self.sanitizer = CommandSanitizer(self.name, self.joints, vel, eff)
+        self.velocity = np.zeros(len(self.joints))
+        self.effort = np.full(len(self.joints), np.nan)  # NaN: velocity mode
+        self.q = np.zeros(len(self.joints))
+        self.dq = np.zeros(len(self.joints))
+        self.links = [ln for ln in built.desc.links if ln != 'world']
+        self.link_pos = np.zeros((len(self.links), 3))
+        self.link_quat = np.tile([1.0, 0, 0, 0], (len(self.links), 1))
+        self.base_lin = np.zeros(3)
+        self.base_ang = np.zeros(3)
+        self.start: np.ndarray | None = None
+        self.max_tilt = 0.0
+        self.handles = None  # (model, joints, links), resolved on the first update
+
+
+class GazeboPhysics:
+    features = frozenset({'joint_states', 'odometry', 'tf'})
+
+    @classmethod
+    def create(cls, world: str | Path | World | None, robots: Sequence[RobotSpec] = (), *,
+               gravity: Sequence[float] | None = None, step: float | None = None,
+               validate: bool = True) -> 'GazeboPhysics':
+        try:
+            import gz.sim8  # noqa: F401
+        except ImportError:
+            raise SimConfigError("backend 'gazebo' needs Gazebo Harmonic's Python bindings "
+                                 '(gz.sim8), which are not installed here; use backend '
+                                 "'mujoco' or install gz-harmonic") from None
+        if isinstance(world, World):
+            world = world.path
+        path = find_world(str(world or 'empty'))
+        return cls(path, list(robots), gravity, step)
+
+    def __init__(self, world_path: Path, robots: list[RobotSpec],
+                 gravity: Sequence[float] | None, step: float | None):
+        from gz.sim8 import TestFixture
+        self._tmp = tempfile.TemporaryDirectory(prefix='zoo_gz_')
+        tree = ET.parse(world_path)
+        world_el = tree.getroot().find('world')
+        self.world_name = world_el.get('name', 'default')
+        if gravity is not None:
+            _set(world_el, 'gravity', ' '.join(f'{g:g}' for g in gravity))
+        physics = world_el.find('physics')
+        if physics is None:
+            physics = ET.SubElement(world_el, 'physics')
+        if step is not None:
+            _set(physics, 'max_step_size', f'{step:g}')
+        step_s = float(physics.findtext('max_step_size') or 0.001)
+        self.step_ns = round(step_s * 1e9)
+        self.robots: dict[str, _GzRobot] = {}
+        for spec in robots:
+            built = self._write_robot(spec, world_el)
+            self.robots[spec.name] = _GzRobot(built)
+        composed = Path(self._tmp.name) / 'world.sdf'
+        tree.write(composed)
+        self.warnings: list[str] = []
+        self.paused = False
+        self.sim_ns = 0
+        self.steps = 0
+        self._pose_requests: list[tuple[str, Sequence[float], Sequence[float]]] = []
+        self._resolved = False
+        self._fixture = TestFixture(str(composed))
+        self._fixture.on_pre_update(self._pre_update)
+        self._fixture.on_post_update(self._post_update)
+        self._fixture.finalize()
+        self._server = self._fixture.server()
+
+    def _write_robot(self, spec: RobotSpec, world_el: ET.Element) -> BuiltRobot:
+        desc = parse_urdf(spec.urdf, f'<robot {spec.name}>') if spec.urdf is not None else \
+            load_description(spec.package, spec.xacro_args, spec.model)
+        base = desc.root_link if desc.root_link != 'world' else \
+            next(j.child for j in desc.joints if j.parent == 'world')
+        imu, contact = default_sensor_links(spec, desc, base)
+        urdf = with_gazebo_blocks(desc.urdf, robot_gazebo_blocks(
+            spec.name, desc, base_link=base, imu_link=imu, contact_links=contact,
+            rates=GZ_RATES))
+        path = Path(self._tmp.name) / f'{spec.name}.urdf'
+        path.write_text(urdf)
+        inc = ET.SubElement(world_el, 'include')
+        ET.SubElement(inc, 'uri').text = f'file://{path}'
+        ET.SubElement(inc, 'name').text = spec.name
+        ET.SubElement(inc, 'pose').text = ' '.join(f'{v:g}' for v in spec.pose)
+        return BuiltRobot(spec, desc, '', base, desc.root_link == 'world' or spec.fixed_base,
+                          [j.name for j in desc.actuated], contact, imu)
+
+    # -- gz callbacks ---------------------------------------------------------------------------
+    def _resolve(self, ecm) -> None:
+        from gz.sim8 import Joint, Link, Model, World, world_entity
+        world = World(world_entity(ecm))
+        for r in self.robots.values():
+            model = Model(world.model_by_name(ecm, r.name))
+            joints = [Joint(model.joint_by_name(ecm, j)) for j in r.joints]
+            for j in joints:
+                j.enable_position_check(ecm, True)
+                j.enable_velocity_check(ecm, True)
+            links = [Link(model.link_by_name(ecm, ln)) for ln in r.links]
+            base = links[r.links.index(r.built.base_link)]
+            base.enable_velocity_checks(ecm, True)
+            r.handles = (model, joints, links, base)
+
+    def _pre_update(self, info, ecm) -> None:
+        if not self._resolved:
+            self._resolve(ecm)
+            self._resolved = True
+        for r in self.robots.values():
+            _, joints, _, _ = r.handles
+            for i, j in enumerate(joints):
+                if math.isnan(r.effort[i]):
+                    j.set_velocity(ecm, [float(r.velocity[i])])
+                else:
+                    j.set_force(ecm, [float(r.effort[i])])
+        if self._pose_requests:
+            from gz.math7 import Pose3d
+            for name, xyz, q in self._pose_requests:
+                model = self.robots[name].handles[0]
+                model.set_world_pose_cmd(ecm, Pose3d(*xyz, q[0], q[1], q[2], q[3]))
+            self._pose_requests.clear()
+
+    def _post_update(self, info, ecm) -> None:
+        for r in self.robots.values():
+            if r.handles is None:
+                continue
+            _, joints, links, base = r.handles
+            for i, j in enumerate(joints):
+                q, dq = j.position(ecm), j.velocity(ecm)
+                r.q[i] = q[0] if q else 0.0
+                r.dq[i] = dq[0] if dq else 0.0
+            for k, link in enumerate(links):
+                pose = link.world_pose(ecm)
+                if pose is not None:
+                    p, o = pose.pos(), pose.rot()
+                    r.link_pos[k] = (p.x(), p.y(), p.z())
+                    r.link_quat[k] = (o.w(), o.x(), o.y(), o.z())
+            lin, ang = base.world_linear_velocity(ecm), base.world_angular_velocity(ecm)
+            if lin is not None and ang is not None:
+                r.base_lin[:] = (lin.x(), lin.y(), lin.z())
+                r.base_ang[:] = (ang.x(), ang.y(), ang.z())
+            b = r.links.index(r.built.base_link)
+            if r.start is None:
+                r.start = r.link_pos[b].copy()
+            r.max_tilt = max(r.max_tilt, tilt_deg(r.link_quat[b]))
+
+    # -- the backend interface ------------------------------------------------------------------
+    def advance(self, n_steps: int) -> None:
+        if not self.paused and n_steps > 0:
+            self.step(n_steps)
+
+    def step(self, n_steps: int) -> None:
+        self._server.run(True, int(n_steps), False)  # blocking, iterations, paused
+        self.steps += int(n_steps)
+        self.sim_ns += int(n_steps) * self.step_ns
+
+    def reset(self) -> None:
+        self._server.reset_all()
+        for r in self.robots.values():
+            r.velocity[:] = 0.0
+            r.effort[:] = np.nan
+
+    def command(self, robot: str, joint: int, kind: str, value: float) -> bool:
+        r = self.robots[robot]
+        v = r.sanitizer.one(kind, joint, value)
+        if v is None:
+            return False
+        if kind == 'velocity':
+            r.velocity[joint], r.effort[joint] = v, np.nan
+        else:
+            r.effort[joint] = v
+        return True
+
+    def commands(self, robot: str, joints: np.ndarray, kind: str, values: np.ndarray) -> int:
+        return sum(self.command(robot, int(j), kind, float(v)) for j, v in zip(joints, values))
+
+    def joint_state(self, robot: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        r = self.robots[robot]
+        return r.q.copy(), r.dq.copy(), np.nan_to_num(r.effort, nan=0.0)
+
+    def base_pose(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
+        r = self.robots[robot]
+        b = r.links.index(r.built.base_link)
+        return r.link_pos[b].copy(), r.link_quat[b].copy()
+
+    def base_twist(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
+        r = self.robots[robot]
+        q = quat_conj(self.base_pose(robot)[1])
+        return quat_rotate(q, r.base_lin), quat_rotate(q, r.base_ang)
+
+    def link_poses(self, robot: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+        r = self.robots[robot]
+        return r.links, r.link_pos.copy(), r.link_quat.copy()
+
+    def set_pose(self, name: str, xyz: Sequence[float], quat_wxyz: Sequence[float]) -> None:
+        if name not in self.robots:
+            raise SimConfigError(f"set_pose: no robot '{name}' (robots: {', '.join(self.robots)})")
+        self._pose_requests.append((name, list(xyz), list(quat_wxyz)))
+
+    def robot_summary(self, robot: str) -> dict:
+        r = self.robots[robot]
+        end, _ = self.base_pose(robot)
+        start = r.start if r.start is not None else end
+        return {'base_start': start.tolist(), 'base_end': end.tolist(),
+                'drift_xy': float(np.linalg.norm(end[:2] - start[:2])),
+                'drift_xyz': float(np.linalg.norm(end - start)),
+                'max_tilt_deg': r.max_tilt, 'fell': r.max_tilt > 45.0, 'joints': len(r.joints)}
+
+    def metrics(self) -> dict:
+        return {'steps': self.steps, 'sim_time': self.sim_ns * 1e-9, 'backend': 'gazebo'}
+
+
+def _set(parent: ET.Element, tag: str, text: str) -> None:
+    el = parent.find(tag)
+    if el is None:
+        el = ET.SubElement(parent, tag)
+    el.text = text

@@ -1,0 +1,434 @@
+"""The simulator node: parameters, topics and services mapped onto a physics backend.
+
+Per robot ``/<robot>/...``: ``joint_states``, ``odometry/ground_truth``, ``imu``, ``contacts``,
+``robot_description`` (transient local); commands ``<joint>/cmd_vel`` and ``<joint>/cmd_force``
+(std_msgs/Float64) and ``joint_commands`` (sensor_msgs/JointState: ``velocity`` and/or
+``effort`` by name, the fast path). Global: ``/tf``, ``/tf_static``; services ``/sim/reset``,
+``/sim/pause``, ``/sim/step``, ``/sim/set_pose``. Publishers are timers on sim time.
+
+In the embedded world the lockstep executor owns time (``/clock``) and drives
+:attr:`Simulator.lockstep_physics`; run standalone (``ros2 run zoo_sim simulator``), the node
+steps its physics from a wall timer and publishes ``/clock`` itself.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from zoo_runtime import rclpy
+from zoo_runtime.interfaces.builtin_interfaces.msg import Time
+from zoo_runtime.interfaces.geometry_msgs.msg import (Point, Pose, PoseWithCovariance,
+                                                       Quaternion, Transform, TransformStamped,
+                                                       Twist, TwistWithCovariance, Vector3)
+from zoo_runtime.interfaces.nav_msgs.msg import Odometry
+from zoo_runtime.interfaces.rcl_interfaces.msg import ParameterDescriptor
+from zoo_runtime.interfaces.rosgraph_msgs.msg import Clock
+from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
+from zoo_runtime.interfaces.std_msgs.msg import Float64, Header, String
+from zoo_runtime.interfaces.std_srvs.srv import Empty, SetBool
+from zoo_runtime.interfaces.tf2_msgs.msg import TFMessage
+from zoo_runtime.interfaces.zoo_interfaces.msg import LinkContacts
+from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
+
+from . import SimConfigError
+from .mujoco_scene import RobotSpec
+from .transforms import relative_poses
+
+Node = rclpy.node.Node
+Parameter = rclpy.parameter.Parameter
+QoSProfile = rclpy.qos.QoSProfile
+LATCHED = QoSProfile(depth=1, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
+WORLD_FRAME = 'world'
+# Default publish rates (Hz; 0 turns a topic off): state for controllers at 100 Hz, the rest at
+# rates that suit monitoring and recording.
+RATES = {'joint_states_rate': 100.0, 'odometry_rate': 50.0, 'imu_rate': 100.0,
+         'tf_rate': 25.0, 'contacts_rate': 50.0}
+
+
+class Simulator(Node):
+    def __init__(self, **kwargs):
+        super().__init__('sim', **kwargs)
+        self.physics = self._make_physics()
+        for w in self.physics.warnings:
+            self.get_logger().warning(w)
+        self._robots = {}
+        for name in self.physics.robots:
+            self._robots[name] = _RobotIO(self, name)
+        self._tf_pub = self.create_publisher(TFMessage, '/tf', 10)
+        self._tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
+        self._publish_tf_static()
+        publishers = {'joint_states_rate': self._publish_joint_states,
+                      'odometry_rate': self._publish_odometry, 'imu_rate': self._publish_imu,
+                      'tf_rate': self._publish_tf, 'contacts_rate': self._publish_contacts}
+        for param, callback in publishers.items():
+            rate = self.get_parameter(param).value
+            if rate < 0 or not math.isfinite(rate):
+                raise SimConfigError(f'parameter {param}: expected a rate >= 0 Hz (0: off), got '
+                                     f'{rate}')
+            feature = param.removesuffix('_rate')
+            if feature not in self.physics.features:
+                self.get_logger().info(f'{feature}: not published by this backend (see '
+                                       'zoo_sim.gazebo.bridge for the Gazebo topics)')
+            elif rate > 0:
+                self.create_timer(1.0 / rate, callback)
+        self.create_timer(1.0, self._log_unsafe_commands)  # the sanitiser's throttle period
+        self.create_service(Empty, '/sim/reset', self._on_reset)
+        self.create_service(SetBool, '/sim/pause', self._on_pause)
+        self.create_service(Step, '/sim/step', self._on_step)
+        self.create_service(SetModelPose, '/sim/set_pose', self._on_set_pose)
+        self._clock_pub = None
+
+    # -- parameters -----------------------------------------------------------------------------
+    def _make_physics(self):
+        self.declare_parameter('world', 'empty')
+        self._declare_list('gravity')
+        self.declare_parameter('backend', 'mujoco')
+        self.declare_parameter('physics_step', 0.0)
+        self.declare_parameter('real_time_factor', 0.0)
+        self.declare_parameter('validate_world', True)
+        self._declare_list('robot_names')
+        for name, rate in RATES.items():
+            self.declare_parameter(name, rate)
+        gravity = self._list('gravity', (int, float)) or None
+        if gravity is not None and len(gravity) != 3:
+            raise SimConfigError(f'parameter gravity: expected 3 numbers, got {list(gravity)}')
+        step = self.get_parameter('physics_step').value
+        names = self._list('robot_names', str)
+        for n in names:
+            if names.count(n) > 1:
+                raise SimConfigError(f"parameter robot_names: robot name '{n}' is used twice")
+        robots = [self._robot_spec(n) for n in names]
+        backend = self.get_parameter('backend').value
+        world = self.get_parameter('world').value
+        common = dict(gravity=None if gravity is None else [float(g) for g in gravity],
+                      step=step if step > 0 else None,
+                      validate=self.get_parameter('validate_world').value)
+        if backend == 'mujoco':
+            from .mujoco_backend import MujocoPhysics
+            return MujocoPhysics.create(world or None, robots, **common)
+        if backend == 'gazebo':
+            from .gazebo.gazebo_backend import GazeboPhysics
+            return GazeboPhysics.create(world or None, robots, **common)
+        raise SimConfigError(f"parameter backend: expected 'mujoco' or 'gazebo', got '{backend}'")
+
+    def _robot_spec(self, name: str) -> RobotSpec:
+        p = f'robots.{name}.'
+        self.declare_parameter(p + 'package', '')
+        self.declare_parameter(p + 'model', '')
+        self._declare_list(p + 'xacro_args')
+        self.declare_parameter(p + 'pose', [0.0] * 6)
+        self.declare_parameter(p + 'fixed_base', False)
+        self._declare_list(p + 'contact_links')
+        self.declare_parameter(p + 'imu_link', '')
+        self._declare_list(p + 'initial_positions')
+        self.declare_parameter(p + 'fall_height', -1.0)
+        get = lambda key: self._optional(p + key)  # noqa: E731
+        if not get('package'):
+            raise SimConfigError(f'parameter {p}package: robot {name!r} needs a description '
+                                 'package')
+        pose = list(get('pose'))
+        if len(pose) != 6:
+            raise SimConfigError(f'parameter {p}pose: expected [x, y, z, roll, pitch, yaw], got '
+                                 f'{pose}')
+        initial = {}
+        for k, v in _pairs(self._list(p + 'initial_positions', str),
+                           p + 'initial_positions').items():
+            try:
+                initial[k] = float(v)
+            except ValueError:
+                raise SimConfigError(f"parameter {p}initial_positions: '{k}:={v}' is not a "
+                                     'number') from None
+        contact = get('contact_links')
+        return RobotSpec(name=name, package=get('package'), model=get('model') or None,
+                         xacro_args=_pairs(self._list(p + 'xacro_args', str), p + 'xacro_args'),
+                         pose=pose, fixed_base=get('fixed_base'),
+                         contact_links=None if contact is None else
+                         self._list(p + 'contact_links', str),
+                         imu_link=get('imu_link') or None, initial_positions=initial,
+                         fall_height=get('fall_height') if get('fall_height') >= 0 else None)
+
+    def _declare_list(self, name: str) -> None:
+        """A list parameter without a default. Dynamically typed: an empty list arrives as a
+        BYTE_ARRAY from YAML and parameter files; :meth:`_list` checks the items instead."""
+        self.declare_parameter(name, None, ParameterDescriptor(dynamic_typing=True))
+
+    def _list(self, name: str, item_type) -> list:
+        value = self._optional(name)
+        if value is None:
+            return []
+        if isinstance(value, (str, bytes)) or not all(isinstance(v, item_type) and
+                                                      not isinstance(v, bool) for v in value):
+            raise SimConfigError(f'parameter {name}: expected a list of '
+                                 f"{getattr(item_type, '__name__', 'numbers')}, got {value!r}")
+        return list(value)
+
+    def _optional(self, name: str):
+        """A statically typed parameter declared without a default: its value, or None."""
+        try:
+            return self.get_parameter(name).value
+        except rclpy.exceptions.ParameterUninitializedException:
+            return None
+
+    @property
+    def lockstep_physics(self):
+        """The physics object the lockstep executor advances (``step_ns``, ``advance(n)``)."""
+        return self.physics
+
+    # -- publishers -----------------------------------------------------------------------------
+    def _stamp(self) -> Time:
+        return self.get_clock().now().to_msg()
+
+    def _publish_joint_states(self) -> None:
+        header = Header(stamp=self._stamp())
+        for io in self._robots.values():
+            q, dq, tau = self.physics.joint_state(io.name)
+            io.joint_states.publish(JointState(header=header, name=io.joints, position=q,
+                                               velocity=dq, effort=tau))
+
+    def _log_unsafe_commands(self) -> None:
+        now_ns = self.get_clock().now().nanoseconds
+        for r in self.physics.robots.values():
+            warning = r.sanitizer.warning(now_ns)
+            if warning:
+                self.get_logger().warning(warning)
+
+    def _publish_odometry(self) -> None:
+        stamp = self._stamp()
+        for io in self._robots.values():
+            pos, quat = self.physics.base_pose(io.name)
+            lin, ang = self.physics.base_twist(io.name)
+            io.odometry.publish(Odometry(
+                header=Header(stamp=stamp, frame_id=WORLD_FRAME), child_frame_id=io.base_frame,
+                pose=PoseWithCovariance(pose=_pose(pos, quat)),
+                twist=TwistWithCovariance(twist=Twist(linear=_vec(lin), angular=_vec(ang)))))
+
+    def _publish_imu(self) -> None:
+        stamp = self._stamp()
+        for io in self._robots.values():
+            quat, gyro, acc = self.physics.imu(io.name)
+            io.imu.publish(Imu(header=Header(stamp=stamp, frame_id=io.imu_frame),
+                               orientation=_quat(quat), angular_velocity=_vec(gyro),
+                               linear_acceleration=_vec(acc)))
+
+    def _publish_contacts(self) -> None:
+        stamp = self._stamp()
+        for io in self._robots.values():
+            touching, force = self.physics.contacts(io.name)
+            io.contacts.publish(LinkContacts(
+                header=Header(stamp=stamp, frame_id=WORLD_FRAME), link_names=io.contact_links,
+                in_contact=touching.tolist(), force=[_vec(f) for f in force]))
+
+    def _publish_tf(self) -> None:
+        stamp = self._stamp()
+        transforms = []
+        for io in self._robots.values():
+            links, pos, quat = self.physics.link_poses(io.name)
+            base = io.link_index[io.base_link]
+            transforms.append(_tf(stamp, WORLD_FRAME, io.base_frame, pos[base], quat[base]))
+            if io.moving:
+                p, q = relative_poses(pos, quat, io.moving[1], io.moving[2])
+                transforms += [_tf(stamp, parent, child, p[k], q[k])
+                               for k, (parent, child) in enumerate(io.moving[0])]
+        self._tf_pub.publish(TFMessage(transforms=transforms))
+
+    def _publish_tf_static(self) -> None:
+        stamp = self._stamp()
+        transforms = []
+        for io in self._robots.values():
+            if io.fixed:
+                links, pos, quat = self.physics.link_poses(io.name)
+                p, q = relative_poses(pos, quat, io.fixed[1], io.fixed[2])
+                transforms += [_tf(stamp, parent, child, p[k], q[k])
+                               for k, (parent, child) in enumerate(io.fixed[0])]
+        self._tf_static_pub.publish(TFMessage(transforms=transforms))
+
+    # -- services -------------------------------------------------------------------------------
+    def _on_reset(self, request, response):
+        self.physics.reset()
+        self.get_logger().info('world and robots reset to their initial state')
+        return response
+
+    def _on_pause(self, request, response):
+        self.physics.paused = bool(request.data)
+        response.success = True
+        response.message = 'paused' if self.physics.paused else 'running'
+        return response
+
+    def _on_step(self, request, response):
+        if not self.physics.paused:
+            response.success = False
+            response.message = 'the simulation is running: pause it (/sim/pause) before stepping'
+        else:
+            self.physics.step(int(request.steps))
+            response.success = True
+            response.message = f'stepped {request.steps} steps'
+        sec, nsec = divmod(self.physics.sim_ns, 1_000_000_000)
+        response.sim_time = Time(sec=sec, nanosec=nsec)
+        return response
+
+    def _on_set_pose(self, request, response):
+        p, o = request.pose.position, request.pose.orientation
+        try:
+            self.physics.set_pose(request.name, [p.x, p.y, p.z], [o.w, o.x, o.y, o.z])
+        except SimConfigError as exc:
+            response.success, response.message = False, str(exc)
+            return response
+        response.success, response.message = True, f'{request.name} moved'
+        return response
+
+    # -- reports for robozoo run ----------------------------------------------------------------
+    def robozoo_robots(self) -> dict:
+        return {name: self.physics.robot_summary(name) for name in self._robots}
+
+    def robozoo_metrics(self) -> dict:
+        out = dict(self.physics.metrics())
+        out['commands'] = {io.name: io.commands for io in self._robots.values()}
+        out['world_warnings'] = list(self.physics.warnings)
+        return out
+
+    # -- standalone -----------------------------------------------------------------------------
+    def run_free(self, wall_period: float = 0.01) -> None:
+        """Without a lockstep executor (ros2 run): step physics from a wall timer and publish
+        /clock (``real_time_factor`` 0 runs ``wall_period`` worth of steps per tick)."""
+        rtf = self.get_parameter('real_time_factor').value
+        steps = max(1, round(wall_period * (rtf if rtf > 0 else 1.0) * 1e9 /
+                             self.physics.step_ns))
+        self._clock_pub = self.create_publisher(Clock, '/clock', 10)
+        steady = rclpy.clock.Clock(clock_type=rclpy.clock_type.ClockType.STEADY_TIME)
+        self.create_timer(wall_period if rtf > 0 else 0.0, lambda: self._free_tick(steps),
+                          clock=steady)
+
+    def _free_tick(self, steps: int) -> None:
+        self.physics.advance(steps)
+        sec, nsec = divmod(self.physics.sim_ns, 1_000_000_000)
+        self._clock_pub.publish(Clock(clock=Time(sec=sec, nanosec=nsec)))
+
+
+class _RobotIO:
+    """One robot's publishers, command subscriptions and TF tree."""
+
+    def __init__(self, node: Simulator, name: str):
+        physics = node.physics
+        r = physics.robots[name]
+        built = r.built
+        self.name = name
+        self.joints = list(r.joints)
+        self.commands = 0
+        ns = f'/{name}'
+        self.base_link = built.base_link
+        self.base_frame = f'{name}/{built.base_link}'
+        self.imu_frame = f'{name}/{built.imu_link}'
+        self.contact_links = list(r.contact_links)
+        self.joint_states = node.create_publisher(JointState, f'{ns}/joint_states', 10)
+        self.odometry = node.create_publisher(Odometry, f'{ns}/odometry/ground_truth', 10)
+        self.imu = node.create_publisher(Imu, f'{ns}/imu', 10)
+        self.contacts = node.create_publisher(LinkContacts, f'{ns}/contacts', 10)
+        description = node.create_publisher(String, f'{ns}/robot_description', LATCHED)
+        description.publish(String(data=built.desc.urdf))
+        self._physics = physics
+        self._node = node
+        for i, joint in enumerate(self.joints):
+            node.create_subscription(Float64, f'{ns}/{joint}/cmd_vel',
+                                     self._single(i, 'velocity'), 10)
+            node.create_subscription(Float64, f'{ns}/{joint}/cmd_force',
+                                     self._single(i, 'effort'), 10)
+        node.create_subscription(JointState, f'{ns}/joint_commands', self._grouped, 10)
+        for sensor in built.sensors:
+            pub = node.create_publisher(sensor.msg_type, sensor.topic, 10)
+            node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, sensor, pub))
+        self._index = {j: i for i, j in enumerate(self.joints)}
+        links, _, _ = physics.link_poses(name)
+        self.link_index = {ln: i for i, ln in enumerate(links)}
+        moving, fixed = ([], [], []), ([], [], [])
+        for j in built.desc.joints:
+            if j.parent == 'world':
+                continue
+            tree = fixed if j.type == 'fixed' else moving
+            tree[0].append((f'{name}/{j.parent}', f'{name}/{j.child}'))
+            tree[1].append(self.link_index[j.parent])
+            tree[2].append(self.link_index[j.child])
+        self.moving = moving if moving[0] else None
+        self.fixed = fixed if fixed[0] else None
+
+    def _single(self, index: int, kind: str):
+        command = self._physics.command
+        name = self.name
+
+        def callback(msg: Float64) -> None:
+            self.commands += 1
+            command(name, index, kind, msg.data)
+        return callback
+
+    def _grouped(self, msg: JointState) -> None:
+        """Velocities and/or efforts by joint name; a malformed message is dropped whole."""
+        self.commands += 1
+        idx = [self._index.get(n, -1) for n in msg.name]
+        problem = None
+        if -1 in idx:
+            problem = f"unknown joint '{msg.name[idx.index(-1)]}'"
+        for kind, values in (('velocity', msg.velocity), ('effort', msg.effort)):
+            if len(values) and len(values) != len(idx):
+                problem = f'{len(idx)} names but {len(values)} {kind} values'
+        if problem is not None:
+            self._node.get_logger().warning(
+                f'/{self.name}/joint_commands: {problem}; message dropped',
+                throttle_duration_sec=1.0)
+            return
+        idx = np.asarray(idx, dtype=int)
+        if len(msg.velocity):
+            self._physics.commands(self.name, idx, 'velocity', np.asarray(msg.velocity, float))
+        if len(msg.effort):
+            self._physics.commands(self.name, idx, 'effort', np.asarray(msg.effort, float))
+
+
+def _sensor_publisher(node: Simulator, sensor, pub):
+    model, data = node.physics.model, node.physics.data
+
+    def publish() -> None:
+        pub.publish(sensor.message(sensor.read(model, data), node._stamp()))
+    return publish
+
+
+def _pairs(items, param: str) -> dict[str, str]:
+    """``['key:=value', ...]`` (the xacro/ros2 launch argument form) as a dict."""
+    out = {}
+    for item in items or []:
+        key, sep, value = item.partition(':=')
+        if not sep or not key:
+            raise SimConfigError(f"parameter {param}: expected 'name:=value' items, got '{item}'")
+        out[key] = value
+    return out
+
+
+def _vec(v) -> Vector3:
+    x, y, z = v.tolist()
+    return Vector3(x=x, y=y, z=z)
+
+
+def _quat(q) -> Quaternion:
+    w, x, y, z = q.tolist()
+    return Quaternion(w=w, x=x, y=y, z=z)
+
+
+def _pose(pos, quat) -> Pose:
+    x, y, z = pos.tolist()
+    return Pose(position=Point(x=x, y=y, z=z), orientation=_quat(quat))
+
+
+def _tf(stamp, parent: str, child: str, pos, quat) -> TransformStamped:
+    return TransformStamped(header=Header(stamp=stamp, frame_id=parent), child_frame_id=child,
+                            transform=Transform(translation=_vec(pos), rotation=_quat(quat)))
+
+
+def main(args=None) -> None:
+    rclpy.init(args=args)
+    node = Simulator(parameter_overrides=[Parameter('use_sim_time', value=True)])
+    node.run_free()
+    try:
+        rclpy.spin(node)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()

@@ -1,0 +1,219 @@
+"""Robots from description packages: xacro -> URDF text -> joints, limits and Gazebo contact tags.
+
+``<pkg>/urdf/<robot>.urdf.xacro`` is processed by the ``xacro`` package; its ``$(find pkg)`` uses
+the ament index when ``ament_index_python`` is installed and :func:`find_description` otherwise.
+``<gazebo reference="link">`` blocks give the Gazebo-classic contact parameters of each link
+(``mu1 mu2 kp kd minDepth maxVel selfCollide``) and its sensors (IMU and contact sensors choose
+the simulator's IMU and contact links); unknown children are reported as warnings.
+"""
+from __future__ import annotations
+
+import dataclasses
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Mapping
+
+from . import SimConfigError
+from .resources import find_description, resolve_uri
+
+ACTUATED = ('revolute', 'continuous', 'prismatic')
+GAZEBO_LINK_TAGS = {'mu1': 'mu1', 'mu2': 'mu2', 'kp': 'kp', 'kd': 'kd', 'minDepth': 'min_depth',
+                    'maxVel': 'max_vel'}
+# Rendering-only or ROS-plumbing tags of <gazebo> blocks: nothing for the physics to do.
+GAZEBO_IGNORED = {'material', 'visual', 'turnGravityOff', 'provideFeedback',
+                  'implicitSpringDamper', 'stopCfm', 'stopErp', 'static', 'fdir1', 'laserRetro',
+                  'maxContacts'}
+
+
+@dataclasses.dataclass
+class JointInfo:
+    name: str
+    type: str
+    parent: str
+    child: str
+    lower: float | None = None
+    upper: float | None = None
+    effort: float | None = None  # None: no limit given
+    velocity: float | None = None
+    damping: float = 0.0
+    friction: float = 0.0
+    mimic: tuple[str, float, float] | None = None  # (joint, multiplier, offset)
+
+
+@dataclasses.dataclass
+class LinkSurface:
+    mu1: float | None = None
+    mu2: float | None = None
+    kp: float | None = None
+    kd: float | None = None
+    min_depth: float | None = None
+    max_vel: float | None = None
+
+
+@dataclasses.dataclass
+class RobotDescription:
+    name: str                  # <robot name>
+    urdf: str                  # the processed URDF text
+    source: str                # the xacro/URDF file it came from
+    root_link: str
+    links: list[str]
+    joints: list[JointInfo]    # every joint, in document order
+    surfaces: dict[str, LinkSurface]
+    self_collide: set[str]     # links whose <gazebo> block enables self collision
+    gazebo_blocks: list[ET.Element]
+    # Gazebo sensors: (link, type, name, <sensor> element)
+    sensors: list[tuple[str, str, str, ET.Element]] = dataclasses.field(default_factory=list)
+    warnings: list[str] = dataclasses.field(default_factory=list)
+
+    def sensor_links(self, kind: str) -> list[str]:
+        """Links carrying Gazebo sensors of a type (``imu``, ``contact`` ...), in order."""
+        return [link for link, t, _, _ in self.sensors if t == kind]
+
+    @property
+    def actuated(self) -> list[JointInfo]:
+        """Joints that get a motor: movable and not mimicking another joint."""
+        return [j for j in self.joints if j.type in ACTUATED and j.mimic is None]
+
+
+def description_file(package: str, robot: str | None = None) -> Path:
+    """``<pkg>/urdf/<robot>.urdf.xacro`` (robot defaults to the package name without
+    ``_description``), else ``<robot>.urdf``."""
+    pkg_dir = find_description(package)
+    robot = robot or package.removesuffix('_description')
+    for name in (f'{robot}.urdf.xacro', f'{robot}.urdf', f'{robot}.xacro'):
+        if (pkg_dir / 'urdf' / name).is_file():
+            return pkg_dir / 'urdf' / name
+    found = sorted(p.name for p in (pkg_dir / 'urdf').glob('*')) if (pkg_dir / 'urdf').is_dir() \
+        else []
+    raise SimConfigError(f"{pkg_dir / 'urdf'}: no {robot}.urdf.xacro or {robot}.urdf "
+                         f"(found: {', '.join(found) or 'nothing'})")
+
+
+def run_xacro(path: Path, args: Mapping[str, object] | None = None) -> str:
+    """The URDF text of a xacro file; any xacro failure -> one error naming the file."""
+    import xacro
+    import xacro.substitution_args as subst
+    try:
+        import ament_index_python  # noqa: F401  (real ROS: xacro's own $(find))
+    except ImportError:
+        subst._eval_find = lambda pkg: str(find_description(pkg))
+    mappings = {str(k): _xacro_value(v) for k, v in (args or {}).items()}
+    try:
+        return xacro.process_file(str(path), mappings=mappings).toxml()
+    except SimConfigError as exc:
+        raise SimConfigError(f'{path}: xacro failed: {exc}') from None
+    except Exception as exc:  # xacro raises many types (XacroException, NameError, XML errors)
+        msg = ' '.join(str(exc).split()) or type(exc).__name__
+        raise SimConfigError(f'{path}: xacro failed: {msg}') from None
+
+
+def _xacro_value(v: object) -> str:
+    if isinstance(v, bool):
+        return 'true' if v else 'false'
+    return str(v)
+
+
+def load_description(package: str, args: Mapping[str, object] | None = None,
+                     robot: str | None = None) -> RobotDescription:
+    path = description_file(package, robot)
+    text = run_xacro(path, args) if path.suffix == '.xacro' else path.read_text()
+    return parse_urdf(text, str(path))
+
+
+def parse_urdf(text: str, source: str = '<urdf>') -> RobotDescription:
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise SimConfigError(f'{source}: URDF is not well-formed XML: {exc}') from None
+    if root.tag != 'robot':
+        raise SimConfigError(f'{source}: expected a <robot> root element, got <{root.tag}>')
+    links = [el.get('name') for el in root.findall('link')]
+    joints = [_joint(el, source) for el in root.findall('joint')]
+    children = {j.child for j in joints}
+    roots = [name for name in links if name not in children]
+    if len(roots) != 1:
+        raise SimConfigError(f'{source}: expected exactly one root link, found '
+                             f"{', '.join(roots) or 'none'}")
+    desc = RobotDescription(name=root.get('name', 'robot'), urdf=text, source=source,
+                            root_link=roots[0], links=links, joints=joints, surfaces={},
+                            self_collide=set(), gazebo_blocks=root.findall('gazebo'))
+    for block in desc.gazebo_blocks:
+        _gazebo_block(block, desc)
+    return desc
+
+
+def _joint(el: ET.Element, source: str) -> JointInfo:
+    name = el.get('name', '')
+    where = f'{source}: joint[{name}]'
+    parent, child = el.find('parent'), el.find('child')
+    if parent is None or child is None:
+        raise SimConfigError(f'{where}: needs <parent link> and <child link>')
+    j = JointInfo(name, el.get('type', ''), parent.get('link', ''), child.get('link', ''))
+    lim = el.find('limit')
+    if lim is not None:
+        j.lower = _attr(lim, 'lower', where)
+        j.upper = _attr(lim, 'upper', where)
+        j.effort = _attr(lim, 'effort', where)
+        j.velocity = _attr(lim, 'velocity', where)
+    elif j.type in ('revolute', 'prismatic'):
+        raise SimConfigError(f'{where}: a {j.type} joint needs <limit effort velocity ...>')
+    dyn = el.find('dynamics')
+    if dyn is not None:
+        j.damping = _attr(dyn, 'damping', where) or 0.0
+        j.friction = _attr(dyn, 'friction', where) or 0.0
+    mimic = el.find('mimic')
+    if mimic is not None:
+        mult, offset = _attr(mimic, 'multiplier', where), _attr(mimic, 'offset', where)
+        j.mimic = (mimic.get('joint', ''), 1.0 if mult is None else mult, offset or 0.0)
+    return j
+
+
+def _attr(el: ET.Element, key: str, where: str) -> float | None:
+    v = el.get(key)
+    if v is None:
+        return None
+    try:
+        return float(v)
+    except ValueError:
+        raise SimConfigError(f"{where}/{el.tag}: attribute {key}='{v}' is not a number") from None
+
+
+def _gazebo_block(block: ET.Element, desc: RobotDescription) -> None:
+    ref = block.get('reference')
+    where = f"{desc.source}: gazebo[{ref or '<robot>'}]"
+    if ref is not None and ref not in desc.links:
+        if ref in {j.name for j in desc.joints}:
+            return  # joint-level Gazebo tags (implicitSpringDamper ...): nothing for MuJoCo
+        raise SimConfigError(f"{where}: reference '{ref}' names no link of the robot")
+    surface = desc.surfaces.setdefault(ref, LinkSurface()) if ref else None
+    for child in block:
+        tag = child.tag
+        if surface is not None and tag in GAZEBO_LINK_TAGS:
+            try:
+                setattr(surface, GAZEBO_LINK_TAGS[tag], float(child.text))
+            except (TypeError, ValueError):
+                raise SimConfigError(f'{where}/{tag}: expected a number, got '
+                                     f"'{child.text}'") from None
+        elif tag in ('selfCollide', 'self_collide'):
+            if (child.text or '').strip().lower() in ('1', 'true'):
+                desc.self_collide.update([ref] if ref else desc.links)
+        elif tag in GAZEBO_IGNORED:
+            continue
+        elif tag == 'sensor' and ref is not None:
+            desc.sensors.append((ref, child.get('type', ''), child.get('name', ''), child))
+        else:
+            desc.warnings.append(f'{where}/{tag}: not represented by the MuJoCo backend; '
+                                 'ignored')
+
+
+def absolutize_meshes(urdf: str, base_dir: Path, source: str) -> str:
+    """URDF text with every mesh filename resolved to an absolute path (MuJoCo knows no
+    ``package://``)."""
+    root = ET.fromstring(urdf)
+    changed = False
+    for mesh in root.iter('mesh'):
+        fn = mesh.get('filename')
+        if fn:
+            mesh.set('filename', str(resolve_uri(fn, base_dir, f'{source}: mesh')))
+            changed = True
+    return ET.tostring(root, encoding='unicode') if changed else urdf

@@ -1,0 +1,126 @@
+"""Simulator node overhead: one 25-DOF robot (the Nao of nao_description), per-joint cmd_vel topics driven at 200 Hz, physics
+at 1 kHz, on the embedded lockstep executor, against a bare ``mj_step`` loop of the same model
+over the same sim time (same commanded motion, written straight into the model every 5 steps).
+
+Prints a table, then one JSON line: {"bench": "sim", "rtf": ..., "overhead_ratio": ...,
+"bare_us_per_step": ..., "node_us_per_step": ...}
+Targets (brief C): overhead_ratio <= 2.0, rtf >= 20 on one core.
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import mujoco
+import numpy as np
+
+SIM_SECONDS = 5.0
+COMMAND_HZ = 200.0
+REPEATS = 3
+ROBOT = 'nao'
+PKG = 'nao_description'
+POSE = (0.0, 0.0, 0.33301, 0.0, 0.0, 0.0)  # nao_description/config/initial_pose.yaml
+
+
+def leg_mask(joints: list[str]) -> np.ndarray:
+    return np.array([any(p in j for p in ('Hip', 'Knee', 'Ankle')) for j in joints])
+
+
+def targets(k: int, legs: np.ndarray) -> np.ndarray:
+    """The commanded joint velocities at command tick k: sines with a different phase per joint
+    on the waist, head and arms; the legs are commanded to hold still, so the robot keeps
+    standing and the contact load stays that of a standing humanoid."""
+    v = 0.5 * np.sin(2 * math.pi * 0.5 * k / COMMAND_HZ + np.arange(len(legs)))
+    v[legs] = 0.0
+    return v
+
+
+def run_node() -> tuple[float, int, object]:
+    from zoo_runtime import rclpy
+    from zoo_runtime.embedded import executors, parameter
+    from zoo_runtime.interfaces.std_msgs.msg import Float64
+    from zoo_sim.sim_node import Simulator
+
+    ctx = rclpy.context.Context()
+    rclpy.init(args=[], context=ctx)
+    ex = executors.LockstepExecutor(context=ctx, step_ns=1_000_000)
+    params = {'world': 'empty', 'robot_names': [ROBOT], f'robots.{ROBOT}.package': PKG,
+              f'robots.{ROBOT}.pose': list(POSE), 'use_sim_time': True, 'physics_step': 0.001}
+    sim = Simulator(context=ctx, parameter_overrides=[parameter.Parameter(k, value=v)
+                                                      for k, v in params.items()])
+    joints = sim.physics.robots[ROBOT].joints
+    legs = leg_mask(joints)
+    driver = rclpy.node.Node('driver', context=ctx, parameter_overrides=[
+        parameter.Parameter('use_sim_time', value=True)])
+    pubs = [driver.create_publisher(Float64, f'/{ROBOT}/{j}/cmd_vel', 10) for j in joints]
+    tick = [0]
+
+    def publish() -> None:
+        for pub, v in zip(pubs, targets(tick[0], legs).tolist()):
+            pub.publish(Float64(data=v))
+        tick[0] += 1
+
+    driver.create_timer(1.0 / COMMAND_HZ, publish)
+    ex.add_node(sim)
+    ex.add_node(driver)
+    ex.set_physics(sim.lockstep_physics)
+    t0 = time.perf_counter()
+    ex.spin_until(round(SIM_SECONDS * 1e9))
+    wall = time.perf_counter() - t0
+    steps = sim.physics.steps
+    summary = sim.robozoo_robots()[ROBOT]
+    sim.destroy_node()
+    driver.destroy_node()
+    ex.shutdown()
+    ctx.try_shutdown()
+    return wall, steps, summary
+
+
+def run_bare() -> tuple[float, int]:
+    from zoo_sim.mujoco_backend import MujocoPhysics
+    from zoo_sim.mujoco_scene import RobotSpec
+
+    ph = MujocoPhysics.create('empty', [RobotSpec(ROBOT, package=PKG, pose=POSE)])
+    m, d, r = ph.model, ph.data, ph.robots[ROBOT]
+    per_tick = round(1000 / COMMAND_HZ)
+    legs = leg_mask(r.joints)
+    steps = round(SIM_SECONDS * 1000)
+    r.mode[:] = 0
+    m.tendon_frictionloss[r.tendon] = r.motor_force
+    driver = ph._driver_dof
+    t0 = time.perf_counter()
+    for k in range(steps):
+        if k % per_tick == 0:  # the same motion, written directly (no messages)
+            m.wrap_prm[r.driver_coef] = -targets(k // per_tick + 1, legs)
+            d.qvel[driver] = 1.0
+        mujoco.mj_step(m, d)
+    return time.perf_counter() - t0, steps
+
+
+def main() -> None:
+    run_node()  # warm-up: imports, message classes, caches
+    node_runs, bare_runs = [], []
+    for _ in range(REPEATS):  # interleaved, best of each: the machine is shared
+        node_runs.append(run_node())
+        bare_runs.append(run_bare())
+    wall_node, steps, summary = min(node_runs, key=lambda r: r[0])
+    wall_bare, bare_steps = min(bare_runs, key=lambda r: r[0])
+    node_us = wall_node / steps * 1e6
+    bare_us = wall_bare / bare_steps * 1e6
+    result = {'bench': 'sim', 'rtf': round(SIM_SECONDS / wall_node, 2),
+              'overhead_ratio': round(node_us / bare_us, 3),
+              'bare_us_per_step': round(bare_us, 2), 'node_us_per_step': round(node_us, 2)}
+    print(f'scenario: Nao (25 DOF), 25 cmd_vel topics at {COMMAND_HZ:g} Hz, physics 1 kHz, '
+          f'{SIM_SECONDS:g} s sim, best of {REPEATS}')
+    print(f"  robot stayed up: {not summary['fell']} (max tilt {summary['max_tilt_deg']:.1f} deg)")
+    print(f'  {"":28s}{"us/step":>10s}{"real-time factor":>18s}')
+    print(f'  {"bare mj_step loop":28s}{bare_us:10.1f}{1000 / bare_us:18.1f}')
+    print(f'  {"simulator node (lockstep)":28s}{node_us:10.1f}{1000 / node_us:18.1f}')
+    print(f"  overhead ratio {result['overhead_ratio']} (target <= 2.0), rtf {result['rtf']} "
+          '(target >= 20)')
+    print(json.dumps(result))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,99 @@
+"""A bank of per-joint oscillators tied together by phase couplings.
+
+A primary :class:`Oscillator` has its own wave shape, amplitude, offset, phase and period. A
+:class:`Coupling` derives a joint from a primary one (the "leader"): same shape, amplitude, offset
+and period, its phase shifted, its value optionally mirrored (gain -1) and offset. This is how one
+leg or arm is written out and the other follows with half a period of delay or a sign flip.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .waves import WaveShape
+
+
+@dataclass(frozen=True)
+class Oscillator:
+    """value(t) = shape(wrap(domain·t/period + phase, domain), amplitude, offset).
+
+    ``phase`` is in the shape's phase units (radians of its domain, so π is half a period for a
+    2π shape and a quarter period for the 4π knee shape)."""
+    joint: str
+    shape: WaveShape
+    amplitude: float
+    offset: float
+    phase: float
+    period: float
+
+    def __post_init__(self):
+        if not self.period > 0.0:
+            raise ValueError(f"oscillator '{self.joint}': period must be > 0 s, got {self.period}")
+
+    def value(self, cycles: np.ndarray, shift: float = 0.0) -> np.ndarray:
+        """Value after ``cycles`` periods (t/period). Taking the cycle count rather than t keeps the
+        phase of a sample at t = i·T/n exactly domain·i/n + phase: a sample that lands on a branch
+        boundary of the shape is then classified as in exact arithmetic, whatever T is."""
+        d = self.shape.domain
+        # Python-style modulo into [0, domain): negative phases wrap upwards (specs/nao.md §11.14).
+        x = np.mod(d * cycles + (self.phase + shift), d)
+        return self.shape(x, self.amplitude, self.offset)
+
+
+@dataclass(frozen=True)
+class Coupling:
+    """joint(t) = gain · leader(t with phase + phase_shift) + offset_shift."""
+    joint: str
+    leader: str
+    phase_shift: float = 0.0
+    gain: float = 1.0
+    offset_shift: float = 0.0
+
+
+class OscillatorBank:
+    """Evaluates all joints at once; columns follow ``joints`` (primaries, then couplings, in the
+    order given unless ``order`` names them explicitly)."""
+
+    def __init__(self, oscillators: Iterable[Oscillator], couplings: Iterable[Coupling] = (),
+                 order: Sequence[str] | None = None):
+        self._primary = {o.joint: o for o in oscillators}
+        self._coupled = {c.joint: c for c in couplings}
+        names = list(self._primary) + list(self._coupled)
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            raise ValueError(f"oscillator bank: joints defined twice: {', '.join(dup)}")
+        for c in self._coupled.values():
+            if c.leader not in self._primary:
+                raise ValueError(f"coupling '{c.joint}': leader '{c.leader}' is not a primary "
+                                 f"oscillator (have {', '.join(self._primary) or 'none'})")
+        if order is not None:
+            if sorted(order) != sorted(names):
+                raise ValueError(f"oscillator bank: order {list(order)} must list exactly the "
+                                 f"joints {names}")
+            names = list(order)
+        self.joints: tuple[str, ...] = tuple(names)
+
+    def values(self, t) -> np.ndarray:
+        """Joint values at times ``t`` (s, scalar or 1-D): shape (len(t), n_joints)."""
+        t = np.atleast_1d(np.asarray(t, dtype=float))
+        return self._evaluate(lambda o: t / o.period, t.size)
+
+    def values_at_cycles(self, cycles) -> np.ndarray:
+        """Joint values after ``cycles`` periods of every oscillator (for banks sampled on a grid of
+        their common period, e.g. i/18)."""
+        cycles = np.atleast_1d(np.asarray(cycles, dtype=float))
+        return self._evaluate(lambda o: cycles, cycles.size)
+
+    def _evaluate(self, cycles_of, n: int) -> np.ndarray:
+        out = np.empty((n, len(self.joints)))
+        for k, name in enumerate(self.joints):
+            if name in self._primary:
+                o = self._primary[name]
+                out[:, k] = o.value(cycles_of(o))
+            else:
+                c = self._coupled[name]
+                o = self._primary[c.leader]
+                out[:, k] = c.gain * o.value(cycles_of(o), c.phase_shift) + c.offset_shift
+        return out

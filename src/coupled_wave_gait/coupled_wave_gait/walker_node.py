@@ -1,0 +1,276 @@
+"""The Walker node: the seed's Walker interface (setParams, startWalk, stopWalk, getStadistics)
+as ROS 2 services, driving the Nao walk through ``joint_targets`` on sim time.
+
+Services (relative to the namespace): ``set_params`` (zoo_interfaces/SetWalkParams),
+``start_walk`` and ``stop_walk`` (std_srvs/Trigger), ``get_statistics``
+(zoo_interfaces/GetWalkStatistics). Topics: publishes ``joint_targets`` (sensor_msgs/JointState,
+rad) and ``walk_statistics`` (zoo_interfaces/WalkStatistics, once per finished walk); subscribes
+the base pose (``odometry_topic``, nav_msgs/Odometry) and ``robot_description`` (latched; only to
+count gait samples outside the joint limits).
+
+A walk (specs/nao.md §5.5): targets 0 for every gait joint; at the next odometry message call
+each of ``reset_services`` in turn (std_srvs/Empty; the simulator's world reset and the PID
+node's reset); wait ``settle_time``; record the start pose from the next odometry message; play
+the gait until the evaluation ends it (``duration`` of sim time, or a fall below
+``fall_height``) or ``stop_walk``. Starting the reset on an odometry message puts every walk at
+the same phase of the simulator's publishing, so that evaluating the same candidate twice gives
+the same statistics (R15). start_walk answers at once; the statistics come on
+``walk_statistics`` and from get_statistics.
+"""
+from __future__ import annotations
+
+import math
+
+from zoo_runtime import rclpy
+from zoo_runtime.interfaces.nav_msgs.msg import Odometry
+from zoo_runtime.interfaces.sensor_msgs.msg import JointState
+from zoo_runtime.interfaces.std_msgs.msg import String
+from zoo_runtime.interfaces.std_srvs.srv import Empty, Trigger
+from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
+from zoo_runtime.interfaces.zoo_interfaces.srv import GetWalkStatistics, SetWalkParams
+
+from joint_pid_control.joint_limits import all_limits_from_urdf
+from joint_pid_control.params import ParameterError
+
+from .evaluation import REFERENCE_FITNESS, EvaluationConfig, WalkMonitor, WalkStatistics
+from .nao_walk import PARAM_NAMES, VERSIONS, NaoWalk, WalkParams
+
+Node = rclpy.node.Node
+Parameter = rclpy.parameter.Parameter
+QoSProfile = rclpy.qos.QoSProfile
+DurabilityPolicy = rclpy.qos.DurabilityPolicy
+
+IDLE, ARMING, RESETTING, SETTLING, WALKING, DONE = (
+    'idle', 'arming', 'resetting', 'settling', 'walking', 'done')
+SETTLE_PUBLISH_PERIOD = 0.05  # s: zero targets while resetting/settling keep the PID fed
+
+
+class Walker(Node):
+    def __init__(self, **kwargs):
+        super().__init__('walker', **kwargs)
+        d = self.declare_parameter
+        initial = d('params', Parameter.Type.DOUBLE_ARRAY).value
+        version = d('version', 'later').value
+        self.use_hardcoded = d('use_hardcoded', False).value
+        self.mode = d('mode', 'sampled').value
+        self.continuous_rate = d('continuous_rate', 100.0).value
+        self.arm_swing = d('arm_swing', True).value
+        self.settle_time = d('settle_time', 0.0).value
+        reset_services = d('reset_services', ['/sim/reset', 'joint_pid_controller/reset']).value
+        odometry_topic = d('odometry_topic', 'odometry/ground_truth').value
+        auto_start = d('auto_start', False).value
+        try:
+            self.eval_config = EvaluationConfig(
+                duration_s=d('duration', 6.0).value, fall_height_m=d('fall_height', 0.15).value,
+                y_ref_cm=d('y_ref_cm', 100.0).value,
+                fitness_ref=d('fitness_ref', REFERENCE_FITNESS).value,
+                deviation_from=d('deviation_from', 'start').value,
+                direction=d('direction', 'any').value)
+            if version not in VERSIONS:
+                raise ValueError(f'version: expected one of {", ".join(VERSIONS)}, got {version!r}')
+            if self.mode not in NaoWalk.MODES:
+                raise ValueError(f'mode: expected sampled or continuous, got {self.mode!r}')
+            if not self.continuous_rate > 0.0 or not self.settle_time >= 0.0:
+                raise ValueError('continuous_rate must be > 0 Hz and settle_time >= 0 s')
+            self.params = WalkParams.from_sequence(initial) if initial else None
+        except ValueError as e:
+            raise ParameterError(f'{self.get_name()}: parameter {e}') from None
+        self.version = VERSIONS[version]
+
+        self.state = IDLE
+        self.walks = 0
+        self.walk: NaoWalk | None = None
+        self.monitor: WalkMonitor | None = None
+        self.last_statistics: WalkStatistics | None = None
+        self._limits: dict[str, tuple[float, float]] = {}
+        self._timer = None
+        self._k = 0
+        self._t0_ns = 0
+        self._settle_until_ns = 0
+        self._resets = [self.create_client(Empty, name) for name in reset_services]
+
+        self._targets_pub = self.create_publisher(JointState, 'joint_targets', 10)
+        self._stats_pub = self.create_publisher(WalkStatisticsMsg, 'walk_statistics', 10)
+        self.create_subscription(Odometry, odometry_topic, self._on_odometry, 10)
+        latched = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self.create_subscription(String, 'robot_description', self._on_description, latched)
+        self.create_service(SetWalkParams, 'set_params', self._on_set_params)
+        self.create_service(Trigger, 'start_walk', self._on_start)
+        self.create_service(Trigger, 'stop_walk', self._on_stop)
+        self.create_service(GetWalkStatistics, 'get_statistics', self._on_get_statistics)
+        if auto_start:
+            self._auto = self.create_timer(SETTLE_PUBLISH_PERIOD, self._auto_start)
+
+    # -- services ---------------------------------------------------------------------------
+    def _on_set_params(self, request, response):
+        try:
+            self.params = WalkParams(**{n: float(getattr(request.params, n)) for n in PARAM_NAMES})
+            response.success, response.message = True, 'parameters set'
+        except ValueError as e:
+            response.success, response.message = False, str(e)
+        return response
+
+    def _on_start(self, request, response):
+        response.success, response.message = self.start()
+        return response
+
+    def _on_stop(self, request, response):
+        if self.state == WALKING:
+            self.monitor.stop()
+            self._finish()
+            response.success, response.message = True, 'walk stopped'
+        elif self.state in (ARMING, RESETTING, SETTLING):
+            self._set_timer(None)
+            self.state = IDLE
+            response.success, response.message = True, 'walk cancelled before it started'
+        else:
+            response.success, response.message = False, f'no walk to stop (state {self.state})'
+        return response
+
+    def _on_get_statistics(self, request, response):
+        if self.monitor is not None and self.monitor.t0 is not None:
+            response.valid = True
+            response.finished = self.state == DONE
+            response.statistics = self._to_msg(self._statistics())
+        return response
+
+    # -- walk sequence ----------------------------------------------------------------------
+    def start(self) -> tuple[bool, str]:
+        if self.state in (ARMING, RESETTING, SETTLING, WALKING):
+            return False, f'a walk is already under way (state {self.state})'
+        if self.params is None:
+            return False, 'no gait parameters: call set_params first (or set parameter params)'
+        missing = [c.srv_name for c in self._resets if not c.service_is_ready()]
+        if missing:
+            return False, f'reset service(s) not available: {", ".join(missing)}'
+        params = self.version.apply(self.params) if self.use_hardcoded else self.params
+        self.walk = NaoWalk(params, self.version.base_phase, self.arm_swing)
+        self.monitor = WalkMonitor(params.period_s, self.eval_config)
+        self.walks += 1
+        self.state = ARMING
+        self._set_timer(None)
+        self._publish_zero()
+        return True, f'walk {self.walks} starting: {", ".join(f"{v:g}" for v in params.as_tuple())}'
+
+    def _call_resets(self, pending: list) -> None:
+        if self.state != RESETTING:
+            return
+        if not pending:
+            # Zero targets from the reset on, on a timer that starts with it: the PID node sees
+            # the same inputs at the same times after every reset.
+            self.state = SETTLING
+            self._settle_until_ns = self._now_ns() + int(round(self.settle_time * 1e9))
+            self._publish_zero()
+            self._set_timer(SETTLE_PUBLISH_PERIOD, self._publish_zero)
+            return
+        future = pending[0].call_async(Empty.Request())
+        future.add_done_callback(lambda _f: self._call_resets(pending[1:]))
+
+    def _auto_start(self) -> None:
+        ok, message = self.start()
+        if ok:
+            self._auto.cancel()
+            self.get_logger().info(message)
+        else:
+            self.get_logger().warning(f'auto_start waiting: {message}', once=True)
+
+    def _on_odometry(self, msg: Odometry) -> None:
+        p = msg.pose.pose.position
+        if self.state == ARMING:
+            self.state = RESETTING
+            self._call_resets(list(self._resets))
+        elif self.state == SETTLING and self._now_ns() >= self._settle_until_ns:
+            self._begin((p.x, p.y, p.z))
+        elif self.state == WALKING and self.monitor.update(self._elapsed(), (p.x, p.y, p.z)):
+            self._finish()
+
+    def _elapsed(self) -> float:
+        """Walking time from integer nanoseconds, so that it does not depend on when the walk
+        started (floats of absolute times would round differently)."""
+        return (self._now_ns() - self._t0_ns) * 1e-9
+
+    def _begin(self, xyz) -> None:
+        self.state = WALKING
+        self._t0_ns, self._k = self._now_ns(), 0
+        self.monitor.start(0.0, xyz)
+        period = self.walk.sample_interval if self.mode == 'sampled' else 1.0 / self.continuous_rate
+        self._set_timer(period, self._play)
+        self._play_at(0.0)
+
+    def _play(self) -> None:
+        self._k += 1
+        self._play_at(self._elapsed())
+
+    def _play_at(self, elapsed: float) -> None:
+        if self.mode == 'sampled':
+            q = self.walk.sample_rad(self._k)  # counted ticks: exactly 18 per period
+        else:
+            q = self.walk.continuous_rad(elapsed)
+        self._publish(self.walk.joints, q.tolist())
+
+    def _finish(self) -> None:
+        self._set_timer(None)
+        self.state = DONE
+        self.last_statistics = self._statistics()
+        self._stats_pub.publish(self._to_msg(self.last_statistics))
+        s = self.last_statistics
+        self.get_logger().info(
+            f'walk {s.id}: {s.distance:.1f} cm in {s.sim_time:.2f} s, deviation '
+            f'{s.deviation:.2f} cm, {"FALLEN" if s.fallen else "standing"}, fitness '
+            f'{s.fitness:.3g} ({s.fitness_pct:.1f} %)')
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _statistics(self) -> WalkStatistics:
+        hits = sum(self.walk.limit_violations(self._limits).values())
+        return self.monitor.statistics(id=self.walks, limit_hits=hits)
+
+    def _publish_zero(self) -> None:
+        """The seed's reset posture, all targets 0, kept inside the known joint limits (the
+        elbow rolls' ranges exclude 0), so that the PID node has nothing to clamp."""
+        lim = [self._limits.get(j, (-math.inf, math.inf)) for j in self.walk.joints]
+        self._publish(self.walk.joints, [min(max(0.0, lo), hi) for lo, hi in lim])
+
+    def _publish(self, names, positions) -> None:
+        msg = JointState(name=list(names), position=positions)
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._targets_pub.publish(msg)
+
+    def _set_timer(self, period: float | None, callback=None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self.destroy_timer(self._timer)
+            self._timer = None
+        if period is not None:
+            self._timer = self.create_timer(period, callback)
+
+    def _now_ns(self) -> int:
+        return self.get_clock().now().nanoseconds
+
+    def _on_description(self, msg: String) -> None:
+        try:
+            self._limits = {j: (lim.lower, lim.upper)
+                            for j, lim in all_limits_from_urdf(msg.data).items()}
+        except ParameterError as e:
+            self.get_logger().error(str(e))
+
+    @staticmethod
+    def _to_msg(s: WalkStatistics) -> WalkStatisticsMsg:
+        d = s.to_dict()
+        d['limit_hits'] = int(d['limit_hits'])
+        return WalkStatisticsMsg(**d)
+
+    def robozoo_metrics(self) -> dict:
+        return {'walks': self.walks, 'state': self.state,
+                'last': self.last_statistics.to_dict() if self.last_statistics else None}
+
+
+def main(args=None):
+    rclpy.init(args=args)
+    node = Walker()
+    try:
+        rclpy.spin(node)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()

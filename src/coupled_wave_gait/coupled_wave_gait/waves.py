@@ -1,0 +1,81 @@
+"""Wave shapes of the coupled-wave gait (specs/nao.md §5.3), as functions of the wave's own phase.
+
+Every shape maps a phase ``x`` (already wrapped into ``[0, domain)``), an amplitude ``A`` and an
+offset ``S`` to a value, vectorised over ``x``. The oscillator that owns the shape advances ``x`` by
+``domain`` per period, so a shape with a 4π domain (the knee) completes its profile once per period
+while its sine term runs twice.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+TWO_PI = 2.0 * math.pi
+FOUR_PI = 4.0 * math.pi
+
+# Hip pitch: flat top at A + S on (3π/4, π), else (6/11)·A·sin(x) + S.
+HIP_FLAT_START = 3.0 * math.pi / 4.0
+HIP_FLAT_END = math.pi
+HIP_SINE_GAIN = 6.0 / 11.0
+
+# Knee pitch: 0.22·A·sin(x) + S with a triangular peak to A + S around x = 7π/2 (4π domain).
+KNEE_SINE_GAIN = 0.22
+KNEE_RAMP_START = 7.0 * math.pi / 2.0 - math.pi / 4.0
+KNEE_PEAK = 7.0 * math.pi / 2.0
+KNEE_RAMP_END = 7.0 * math.pi / 2.0 + math.pi / 4.0
+
+# Ankle pitch: rise of 2A over [0, 2π/5], then a slow fall of 2A over the remaining 8π/5.
+ANKLE_RISE_END = 2.0 * math.pi / 5.0
+ANKLE_FALL_LENGTH = 8.0 * math.pi / 5.0
+
+ShapeFn = Callable[[np.ndarray, float, float], np.ndarray]
+
+
+def sine(x: np.ndarray, a: float, s: float) -> np.ndarray:
+    return a * np.sin(x) + s
+
+
+def hip_pitch(x: np.ndarray, a: float, s: float) -> np.ndarray:
+    flat = (x > HIP_FLAT_START) & (x < HIP_FLAT_END)
+    return np.where(flat, a + s, HIP_SINE_GAIN * a * np.sin(x) + s)
+
+
+def knee_pitch(x: np.ndarray, a: float, s: float) -> np.ndarray:
+    base = KNEE_SINE_GAIN * a * np.sin(x) + s
+    peak = a + s
+    y_start = KNEE_SINE_GAIN * a * math.sin(KNEE_RAMP_START) + s
+    y_end = KNEE_SINE_GAIN * a * math.sin(KNEE_RAMP_END) + s
+    half = KNEE_PEAK - KNEE_RAMP_START
+    rising = (x > KNEE_RAMP_START) & (x <= KNEE_PEAK)
+    falling = (x > KNEE_PEAK) & (x <= KNEE_RAMP_END)
+    up = y_start + (x - KNEE_RAMP_START) / half * (peak - y_start)
+    down = peak + (x - KNEE_PEAK) / half * (y_end - peak)
+    return np.where(rising, up, np.where(falling, down, base))
+
+
+def ankle_pitch(x: np.ndarray, a: float, s: float) -> np.ndarray:
+    rise = x / ANKLE_RISE_END * 2.0 * a + (s - a)
+    fall = (x - ANKLE_RISE_END) / ANKLE_FALL_LENGTH * (-2.0 * a) + (s + a)
+    return np.where(x <= ANKLE_RISE_END, rise, fall)
+
+
+@dataclass(frozen=True)
+class WaveShape:
+    """A named shape and the length of its phase domain (2π, or 4π for the knee)."""
+    name: str
+    fn: ShapeFn
+    domain: float = TWO_PI
+
+    def __call__(self, x: np.ndarray, a: float, s: float) -> np.ndarray:
+        return self.fn(np.asarray(x, dtype=float), a, s)
+
+
+SHAPES: dict[str, WaveShape] = {
+    'sine': WaveShape('sine', sine),
+    'hip_pitch': WaveShape('hip_pitch', hip_pitch),
+    'knee_pitch': WaveShape('knee_pitch', knee_pitch, FOUR_PI),
+    'ankle_pitch': WaveShape('ankle_pitch', ankle_pitch),
+}

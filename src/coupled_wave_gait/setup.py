@@ -1,0 +1,27 @@
+from setuptools import find_packages, setup
+
+package_name = 'coupled_wave_gait'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    description='Coupled-wave gaits, the Nao walk, walk evaluation and gait search',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'walker = coupled_wave_gait.walker_node:main',
+            'gait_search = coupled_wave_gait.search.cli:main',
+        ],
+        'robozoo.nodes': [
+            'coupled_wave_gait/walker = coupled_wave_gait.walker_node:Walker',
+        ],
+    },
+)

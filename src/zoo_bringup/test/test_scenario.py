@@ -31,6 +31,17 @@ def test_node_specs_put_simulator_first_and_flatten_parameters():
     # ROS parameters cannot hold dicts: nested gains become dotted names, as ros__parameters does.
     assert pid.parameters['gains.FL_hip_joint.p'] == 2.0
     assert all(s.parameters['use_sim_time'] is True for s in specs)
+    # rclpy types [] as a byte array, which a string-array parameter rejects: empty lists stay out
+    bare = dict(SIM, robots=[{'name': 'r', 'package': 'p'}])
+    params = node_specs(parse_scenario(bare, P))[0].parameters
+    assert 'robots.r.xacro_args' not in params
+    assert 'robots.r.pose' not in params  # the simulator uses the description's nominal pose
+    full = dict(SIM, robots=[{'name': 'r', 'package': 'p', 'initial_positions': {'j1': 0.5},
+                              'fixed_base': True, 'contact_links': ['foot']}])
+    params = node_specs(parse_scenario(full, P))[0].parameters
+    assert params['robots.r.initial_positions'] == ['j1:=0.5']
+    assert params['robots.r.fixed_base'] is True
+    assert params['robots.r.contact_links'] == ['foot']
     assert pid.ros_args() == ['--ros-args', '-r', '__node:=pid', '-r', '__ns:=/go1',
                               '-r', 'a:=/b']
 

@@ -10,6 +10,8 @@ A scenario is ``config/scenarios/<name>.yaml``::
     physics: {step: 0.001, real_time_factor: 0.0}
     robots:                      # spawned by the simulator node
       - {name: nao, package: nao_description, args: {}, pose: [0, 0, 0.33, 0, 0, 0]}
+        # optional: model, fixed_base, initial_positions {joint: rad}, contact_links [...],
+        # imu_link, fall_height; pose defaults to the description's config/initial_pose.yaml
     simulator: {joint_states_rate: 100.0}   # extra simulator parameters
     nodes:                       # in creation order
       - name: talker
@@ -37,7 +39,8 @@ SIM_NODE_NAME = 'sim'
 TOP_KEYS = {'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'robots', 'simulator',
             'nodes', 'record', 'report'}
 NODE_KEYS = {'name', 'package', 'executable', 'namespace', 'parameters', 'remappings'}
-ROBOT_KEYS = {'name', 'package', 'args', 'pose'}
+ROBOT_KEYS = {'name', 'package', 'args', 'pose', 'model', 'fixed_base', 'initial_positions',
+              'contact_links', 'imu_link', 'fall_height'}
 
 
 class ScenarioError(ValueError):
@@ -69,10 +72,14 @@ class NodeSpec:
 
 @dataclasses.dataclass
 class RobotSpec:
+    """A robot for the simulator. ``pose`` None: the description's nominal pose; ``extra``: the
+    optional simulator fields (model, fixed_base, initial_positions, contact_links, imu_link,
+    fall_height)."""
     name: str
     package: str
     args: dict[str, Any] = dataclasses.field(default_factory=dict)
-    pose: list[float] = dataclasses.field(default_factory=lambda: [0.0] * 6)
+    pose: list[float] | None = None
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -233,9 +240,15 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
             raise ScenarioError(f"{path}: field '{field}.name': robot name {raw['name']!r} is "
                                 'used twice')
         names.add(raw['name'])
-        pose = [float(x) for x in raw.get('pose', [0.0] * 6)]
-        _expect(len(pose) == 6, path, field + '.pose', '[x, y, z, roll, pitch, yaw]')
-        sc.robots.append(RobotSpec(raw['name'], raw['package'], dict(raw.get('args') or {}), pose))
+        pose = raw.get('pose')
+        _expect(pose is None or (isinstance(pose, list) and len(pose) == 6 and all(
+            isinstance(x, (int, float)) for x in pose)), path, field + '.pose',
+            '[x, y, z, roll, pitch, yaw]')
+        extra = {k: raw[k] for k in ROBOT_KEYS - {'name', 'package', 'args', 'pose'} if k in raw}
+        _expect(isinstance(extra.get('initial_positions', {}), dict), path,
+                field + '.initial_positions', 'a mapping joint: radians')
+        sc.robots.append(RobotSpec(raw['name'], raw['package'], dict(raw.get('args') or {}),
+                                   None if pose is None else [float(x) for x in pose], extra))
 
     node_names = {SIM_NODE_NAME} if sc.has_simulator else set()
     for i, raw in enumerate(data.get('nodes') or []):
@@ -296,11 +309,21 @@ def simulator_parameters(sc: Scenario) -> dict[str, Any]:
         p['physics_step'] = float(sc.physics['step'])
     if 'real_time_factor' in sc.physics:
         p['real_time_factor'] = float(sc.physics['real_time_factor'])
-    p['robot_names'] = [r.name for r in sc.robots]
+    # Empty lists are left out: rclpy types `[]` as a byte array, which a declared string array
+    # would reject (the declared default, an empty string array, is what is meant).
+    if sc.robots:
+        p['robot_names'] = [r.name for r in sc.robots]
     for r in sc.robots:
         p[f'robots.{r.name}.package'] = r.package
-        p[f'robots.{r.name}.xacro_args'] = [f'{k}:={v}' for k, v in r.args.items()]
-        p[f'robots.{r.name}.pose'] = [float(x) for x in r.pose]
+        if r.args:
+            p[f'robots.{r.name}.xacro_args'] = [f'{k}:={v}' for k, v in r.args.items()]
+        if r.pose is not None:
+            p[f'robots.{r.name}.pose'] = [float(x) for x in r.pose]
+        for key, value in r.extra.items():
+            if key == 'initial_positions':
+                value = [f'{j}:={float(q)}' for j, q in value.items()]
+            if value != []:
+                p[f'robots.{r.name}.{key}'] = value
     p.update(flatten_parameters(sc.simulator))
     return p
 

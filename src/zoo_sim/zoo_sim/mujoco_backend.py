@@ -22,7 +22,7 @@ from .commands import CommandSanitizer
 from .mujoco_scene import DRIVER, BuiltRobot, RobotSpec, Scene, build_scene
 from .sdf_world import World, load_world
 from .resources import find_world
-from .transforms import tilt_deg
+from .transforms import rotation_change_deg, tilt_deg
 
 VELOCITY, EFFORT = 0, 1
 UNLIMITED_EFFORT = 1e9  # friction loss of a motor whose joint gives no effort limit
@@ -86,8 +86,10 @@ def _limit(v: float | None) -> float:
 @dataclasses.dataclass
 class _Summary:
     start: np.ndarray | None = None
+    start_quat: np.ndarray | None = None
     min_height: float = math.inf
     max_tilt: float = 0.0
+    max_tilt_change: float = 0.0  # vs the start orientation: what "stands still" is judged on
     max_penetration: float = 0.0
     fell_at: float | None = None
 
@@ -122,7 +124,7 @@ class MujocoPhysics:
         # initial state: spawn poses are the compiled qpos0; joints at their initial positions
         self._q0 = m.qpos0.copy()
         for name, r in self.robots.items():
-            for joint, value in r.built.spec.initial_positions.items():
+            for joint, value in r.built.initial_positions.items():
                 if joint not in r.index:
                     raise SimConfigError(f"robot '{name}': initial position for unknown joint "
                                          f"'{joint}' (joints: {', '.join(r.joints)})")
@@ -337,8 +339,9 @@ class MujocoPhysics:
             s = r.summary
             pos, quat = d.xpos[r.base_body], d.xquat[r.base_body]
             if s.start is None:
-                s.start = pos.copy()
+                s.start, s.start_quat = pos.copy(), quat.copy()
             tilt = tilt_deg(quat)
+            s.max_tilt_change = max(s.max_tilt_change, rotation_change_deg(s.start_quat, quat)[0])
             s.min_height = min(s.min_height, float(pos[2]))
             s.max_tilt = max(s.max_tilt, tilt)
             if n:
@@ -356,13 +359,18 @@ class MujocoPhysics:
         r = self.robots[robot]
         s = r.summary
         end = self.data.xpos[r.base_body].copy()
+        end_quat = self.data.xquat[r.base_body].copy()
         start = s.start if s.start is not None else end
+        tilt_change, yaw_change = rotation_change_deg(
+            s.start_quat if s.start_quat is not None else end_quat, end_quat)
         return {
             'base_start': [float(x) for x in start],
             'base_end': [float(x) for x in end],
             'drift_xy': float(np.linalg.norm(end[:2] - start[:2])),
             'drift_xyz': float(np.linalg.norm(end - start)),
-            'max_tilt_deg': float(max(s.max_tilt, tilt_deg(self.data.xquat[r.base_body]))),
+            'max_tilt_deg': float(max(s.max_tilt, tilt_deg(end_quat))),
+            'max_tilt_change_deg': float(max(s.max_tilt_change, tilt_change)),
+            'yaw_change_deg': yaw_change,
             'min_base_height': float(min(s.min_height, end[2])),
             'max_penetration': float(s.max_penetration),
             'fell': s.fell_at is not None,

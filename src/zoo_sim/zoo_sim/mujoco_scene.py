@@ -20,6 +20,7 @@ from . import SimConfigError
 from .contact_params import ContactParams, from_ode, priorities
 from .sdf_world import HeightField, Link, Model, Shape, World
 from .sensors import SENSOR_KINDS, Sensor, SensorSpec
+from .nominal_pose import nominal_pose
 from .transforms import quat_from_rpy
 from .urdf_robot import RobotDescription, absolutize_meshes, load_description, parse_urdf
 
@@ -39,7 +40,7 @@ MAX_ROBOTS = 15
 DRIVER = 'zoo_motor_driver'
 DRIVER_ARMATURE = 1e4
 MOTOR_TIMECONST_STEPS = 2.0
-MOTOR_IMPEDANCE = 0.9995
+MOTOR_IMPEDANCE = 0.9999
 URDF_COMPILER = ('<mujoco><compiler discardvisual="false" fusestatic="false" '
                  'balanceinertia="false" strippath="false"/></mujoco>')
 
@@ -52,11 +53,13 @@ class RobotSpec:
     model: str | None = None                    # urdf/<model>.urdf.xacro; None: package stem
     urdf: str | None = None                     # URDF text instead of a package (tests, tools)
     xacro_args: Mapping[str, object] = dataclasses.field(default_factory=dict)
-    pose: Sequence[float] = (0, 0, 0, 0, 0, 0)  # x y z roll pitch yaw
+    pose: Sequence[float] | None = None         # x y z roll pitch yaw; None: the description's
+                                                # nominal pose (config/initial_pose.yaml)
     fixed_base: bool = False
     contact_links: Sequence[str] | None = None  # None: links named like foot/sole/toe
     imu_link: str | None = None                 # None: the base link
-    initial_positions: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    initial_positions: Mapping[str, float] = dataclasses.field(default_factory=dict)  # over the
+    # description's nominal joint positions
     fall_height: float | None = None            # None: half the spawn height
 
 
@@ -72,6 +75,8 @@ class BuiltRobot:
     imu_link: str
     mass: float = 0.0
     sensors: list[Sensor] = dataclasses.field(default_factory=list)  # registered kinds
+    pose: Sequence[float] = (0, 0, 0, 0, 0, 0)                      # resolved spawn pose
+    initial_positions: Mapping[str, float] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -280,9 +285,11 @@ class _Builder:
         if r.urdf is not None:
             desc = parse_urdf(r.urdf, f'<robot {r.name}>')
             base_dir = Path.cwd()
+            nominal_base, nominal_joints = None, {}
         elif r.package:
             desc = load_description(r.package, r.xacro_args, r.model)
             base_dir = Path(desc.source).parent
+            nominal_base, nominal_joints = nominal_pose(r.package, r.xacro_args)
         else:
             raise SimConfigError(f"robot '{r.name}': needs a description package")
         for w in desc.warnings:
@@ -307,8 +314,9 @@ class _Builder:
                 raise SimConfigError(f"robot '{r.name}': link '{ln}' is not a link of "
                                      f'{desc.source}')
         child.body(imu_link).add_site(name='imu')
-        pos = np.array(r.pose[:3], dtype=float)
-        quat = quat_from_rpy(*r.pose[3:6])
+        pose = list(r.pose if r.pose is not None else nominal_base or [0.0] * 6)
+        pos = np.array(pose[:3], dtype=float)
+        quat = quat_from_rpy(*pose[3:6])
         frame = self.spec.worldbody.add_frame(pos=pos, quat=quat)
         prefix = f'{r.name}/'
         try:
@@ -326,7 +334,10 @@ class _Builder:
             self.spec.add_sensor(name=f'{prefix}imu_{sensor}', type=kind,
                                  objtype=mujoco.mjtObj.mjOBJ_SITE, objname=f'{prefix}imu')
         built = BuiltRobot(r, desc, prefix, base_link, fixed, joints, contact_links, imu_link,
-                           mass)
+                           mass, pose=pose,
+                           # nominal values of mimic joints are implied by their masters
+                           initial_positions={**{j: q for j, q in nominal_joints.items()
+                                                 if j in joints}, **r.initial_positions})
         for link, kind, name, element in desc.sensors:
             if kind in BUILT_IN_SENSORS:
                 continue

@@ -117,7 +117,7 @@ class Simulator(Node):
         self.declare_parameter(p + 'package', '')
         self.declare_parameter(p + 'model', '')
         self._declare_list(p + 'xacro_args')
-        self.declare_parameter(p + 'pose', [0.0] * 6)
+        self._declare_list(p + 'pose')  # empty: the description's nominal pose
         self.declare_parameter(p + 'fixed_base', False)
         self._declare_list(p + 'contact_links')
         self.declare_parameter(p + 'imu_link', '')
@@ -127,8 +127,8 @@ class Simulator(Node):
         if not get('package'):
             raise SimConfigError(f'parameter {p}package: robot {name!r} needs a description '
                                  'package')
-        pose = list(get('pose'))
-        if len(pose) != 6:
+        pose = self._list(p + 'pose', (int, float)) or None
+        if pose is not None and len(pose) != 6:
             raise SimConfigError(f'parameter {p}pose: expected [x, y, z, roll, pitch, yaw], got '
                                  f'{pose}')
         initial = {}
@@ -142,7 +142,8 @@ class Simulator(Node):
         contact = get('contact_links')
         return RobotSpec(name=name, package=get('package'), model=get('model') or None,
                          xacro_args=_pairs(self._list(p + 'xacro_args', str), p + 'xacro_args'),
-                         pose=pose, fixed_base=get('fixed_base'),
+                         pose=None if pose is None else [float(x) for x in pose],
+                         fixed_base=get('fixed_base'),
                          contact_links=None if contact is None else
                          self._list(p + 'contact_links', str),
                          imu_link=get('imu_link') or None, initial_positions=initial,

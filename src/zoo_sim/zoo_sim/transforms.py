@@ -53,6 +53,22 @@ def tilt_deg(q: Sequence[float]) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, cos_tilt))))
 
 
+def rotation_change_deg(q0: Sequence[float], q1: Sequence[float]) -> tuple[float, float]:
+    """(tilt change, heading change) in degrees from orientation ``q0`` to ``q1`` (w, x, y, z):
+    the angle between the two body z axes, and the signed change of yaw about world z."""
+    r0, r1 = _rot(q0), _rot(q1)
+    tilt = math.degrees(math.acos(max(-1.0, min(1.0, float(r0[:, 2] @ r1[:, 2])))))
+    yaw = math.atan2(r1[1, 0], r1[0, 0]) - math.atan2(r0[1, 0], r0[0, 0])
+    return tilt, math.degrees((yaw + math.pi) % (2 * math.pi) - math.pi)
+
+
+def _rot(q: Sequence[float]) -> np.ndarray:
+    w, x, y, z = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
 def relative_poses(pos: np.ndarray, quat: np.ndarray, parent: np.ndarray, child: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """Poses of frames ``child[k]`` in frames ``parent[k]`` (indices into world poses ``pos``

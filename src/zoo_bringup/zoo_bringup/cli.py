@@ -31,6 +31,10 @@ def _parser() -> argparse.ArgumentParser:
                      help='record a rosbag2 (MCAP) bag: the given topics, else the scenario\'s')
     run.add_argument('--real-time-factor', type=float,
                      help='0 = as fast as possible (default), 1 = wall-clock paced')
+    run.add_argument('--viewer', action='store_true',
+                     help="follow the run in MuJoCo's viewer (needs a display; real-time paced)")
+    run.add_argument('--snapshot', action='store_true',
+                     help='render <output>/snapshot.png of the final state (offscreen EGL/OSMesa)')
     run.add_argument('--quiet', action='store_true', help='no progress bar')
     return p
 
@@ -71,7 +75,8 @@ def _cmd_run(args) -> int:
         raise ScenarioError(f'--duration {duration}: expected a positive number of seconds')
     with ProgressBar(duration, enabled=not args.quiet, label=sc.name) as bar:
         summary = run_scenario(sc, duration=duration, seed=args.seed, record=record, output=output,
-                               real_time_factor=args.real_time_factor, on_progress=bar.update)
+                               real_time_factor=args.real_time_factor, on_progress=bar.update,
+                               viewer=args.viewer, snapshot=args.snapshot)
     print(format_summary(summary, output))
     return 0
 
@@ -88,6 +93,8 @@ def format_summary(summary: dict, output: Path) -> str:
     if 'bag' in summary:
         total = sum(summary.get('recorded', {}).values())
         lines.append(f"  recorded {total} messages to {summary['bag']}")
+    if 'snapshot' in summary:
+        lines.append(f"  snapshot: {summary['snapshot']}")
     lines.append(f'  summary: {output / "summary.json"}')
     return '\n'.join(lines)
 

@@ -84,6 +84,21 @@ class ScenarioRun:
         self.executor.spin_until(t_end, on_progress=cb)
         return time.perf_counter() - t0
 
+    @property
+    def physics(self):
+        """The simulator's physics backend, or None for a scenario without a simulator."""
+        sim = self.nodes.get('sim')
+        return getattr(sim, 'physics', None)
+
+    def snapshot(self, path: Path) -> Path | None:
+        """A PNG of the current state (needs the simulator and offscreen GL); None without a
+        simulator. Raises with the GL back-end's message when rendering is not possible."""
+        if self.physics is None:
+            return None
+        from zoo_sim.render import snapshot_png
+        snapshot_png(self.physics, path)
+        return Path(path)
+
     def summary(self, wall_time: float) -> dict:
         robots: dict[str, Any] = {}
         metrics: dict[str, Any] = {}
@@ -127,14 +142,30 @@ class ScenarioRun:
 def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | None = None,
                  record: bool | list[str] = False, output: Path | None = None,
                  real_time_factor: float | None = None,
-                 on_progress: Callable[[float], None] | None = None) -> dict:
-    """Run, write ``output/summary.json`` (when an output directory is given), return the summary."""
+                 on_progress: Callable[[float], None] | None = None, viewer: bool = False,
+                 snapshot: bool = False) -> dict:
+    """Run, write ``output/summary.json`` (when an output directory is given), return the summary.
+    ``viewer`` follows the run in MuJoCo's passive viewer (paced at real time unless a factor is
+    given); ``snapshot`` renders ``output/snapshot.png`` of the final state."""
+    if viewer and real_time_factor is None:
+        real_time_factor = 1.0
     run = ScenarioRun(sc, seed=seed, record=record, output=output,
                       real_time_factor=real_time_factor)
+    handle = None
     try:
+        if viewer:
+            if run.physics is None:
+                raise ValueError(f'--viewer: scenario {sc.name!r} has no simulator to show')
+            from zoo_sim.render import open_viewer
+            handle = open_viewer(run.physics)
         wall = run.run(duration, on_progress)
         summary = run.summary(wall)  # before close: nodes report their metrics while alive
+        if snapshot and output is not None and run.physics is not None:
+            Path(output).mkdir(parents=True, exist_ok=True)
+            summary['snapshot'] = str(run.snapshot(Path(output) / 'snapshot.png'))
     finally:
+        if handle is not None:
+            handle.close()
         run.close()
     if output is not None:
         Path(output).mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from hoap2_description import (ANKLE_TO_SOLE_M, JOINTS, MOTOR_MAX_TORQUE_NM,
                                MOTOR_MAX_VELOCITY_RAD_S, SOLE_SIZE_M, TOTAL_MASS_KG)
 from zoo_description_tools import (DescriptionError, find_description, load_pinocchio,
                                    parse_urdf, total_mass, xacro_to_urdf)
+from zoo_description_tools.support import convex_hull_margin
 from zoo_description_tools.testing import standard_checks
 
 PKG = 'hoap2_description'
@@ -244,27 +245,6 @@ def test_sole_contact_values_reach_the_sdf(tmp_path, mu):
 
 
 # --- initial pose ----------------------------------------------------------------------------------
-
-def cross2(u, v) -> float:
-    return float(u[0] * v[1] - u[1] * v[0])
-
-
-def convex_hull_margin(points: np.ndarray, p: np.ndarray) -> float:
-    """Signed distance from p to the boundary of the convex hull of 2-D points (> 0 inside)."""
-    pts = [np.array(q) for q in sorted(map(tuple, points))]
-
-    def chain(seq):  # Andrew's monotone chain, one half
-        hull = []
-        for q in seq:
-            while len(hull) >= 2 and cross2(hull[-1] - hull[-2], q - hull[-2]) <= 0:
-                hull.pop()
-            hull.append(q)
-        return hull[:-1]
-
-    hull = chain(pts) + chain(pts[::-1])  # counter-clockwise
-    return min(cross2(b - a, p - a) / np.linalg.norm(b - a)
-               for a, b in zip(hull, hull[1:] + hull[:1]))
-
 
 def test_initial_pose_stands_flat_without_self_contact():
     """With the base upright, all sole corners touch the ground (soles level), knees bent 40 deg

@@ -18,6 +18,7 @@ from nao_description import (FOOT_HEIGHT_M, H25_JOINTS, HIP_OFFSET_Y_M, HIP_OFFS
                              THIGH_LENGTH_M, TIBIA_LENGTH_M, TOTAL_MASS_KG)
 from zoo_description_tools import (DescriptionError, find_description, load_pinocchio,
                                    parse_urdf, total_mass, xacro_to_urdf)
+from zoo_description_tools.support import convex_hull_margin
 from zoo_description_tools.testing import standard_checks
 
 PKG = 'nao_description'
@@ -309,27 +310,6 @@ def test_initial_pose_rests_flat_on_the_ground():
     for rect in rects:
         assert rect[:, 2] == pytest.approx(0.0, abs=1e-4)
     assert d.ncon == 0
-
-
-def cross2(u, v) -> float:
-    return float(u[0] * v[1] - u[1] * v[0])
-
-
-def convex_hull_margin(points: np.ndarray, p: np.ndarray) -> float:
-    """Signed distance from p to the boundary of the convex hull of 2-D points (> 0 inside)."""
-    pts = [np.array(q) for q in sorted(map(tuple, points))]
-
-    def chain(seq):  # Andrew's monotone chain, one half
-        hull = []
-        for q in seq:
-            while len(hull) >= 2 and cross2(hull[-1] - hull[-2], q - hull[-2]) <= 0:
-                hull.pop()
-            hull.append(q)
-        return hull[:-1]
-
-    hull = chain(pts) + chain(pts[::-1])  # counter-clockwise
-    return min(cross2(b - a, p - a) / np.linalg.norm(b - a)
-               for a, b in zip(hull, hull[1:] + hull[:1]))
 
 
 def test_initial_pose_com_above_the_support_polygon():

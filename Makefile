@@ -20,7 +20,7 @@ demo: setup
 test: setup
 	@$(ENV) $(COLCON) test --base-paths src $(COLCON_SEL) --event-handlers console_cohesion+ summary+ status- \
 	  --return-code-on-test-failure --pytest-args -q -p no:cacheprovider; rc=$$?; \
-	  $(COLCON) test-result --test-result-base $(WS)/build --verbose || rc=1; \
+	  $(COLCON) test-result --test-result-base $(WS)/build --all --verbose || rc=1; \
 	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests || rc=1; \
 	  exit $$rc
 

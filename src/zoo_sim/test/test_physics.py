@@ -1,5 +1,6 @@
 """Physics acceptance of the MuJoCo backend: settling, friction, pendulum period, gravity, joint
-motors (tracking and stalling)."""
+motors of both models (tracking, holding a load, stalling, no catch-up after a stall, a position
+loop on top)."""
 from __future__ import annotations
 
 import math
@@ -116,8 +117,16 @@ def test_empty_mars_has_mars_gravity():
     assert tuple(ph.model.opt.gravity) == (0.0, 0.0, -3.72111)
 
 
-def test_velocity_motor_with_enough_effort_tracks_its_target():
-    ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf'))])
+MOTORS = pytest.mark.parametrize('motor', ['servo', 'constraint'])
+# joint damping lets a saturated (constant-torque) motor come to rest instead of swinging
+WEAK_PENDULUM = {'effort="100"': 'effort="2"',
+                 '<limit effort': '<dynamics damping="3"/><limit effort'}
+
+
+@MOTORS
+def test_velocity_motor_with_enough_effort_tracks_its_target(motor):
+    ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf'))],
+                              joint_motor=motor)
     ph.command('p', 0, 'velocity', 2.0)
     ph.advance(300)
     vel, effort = [], []
@@ -130,14 +139,70 @@ def test_velocity_motor_with_enough_effort_tracks_its_target():
     assert np.max(np.abs(effort)) > 5.0  # it did work against gravity, within its 100 N m
 
 
-def test_velocity_motor_with_too_little_effort_stalls_at_its_limit():
-    # joint damping lets the saturated (constant-torque) motor come to rest instead of swinging
-    ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text(
-        'pendulum.urdf', **{'effort="100"': 'effort="2"',
-                            '<limit effort': '<dynamics damping="3"/><limit effort'}))])
+@MOTORS
+def test_velocity_motor_holds_a_load_still_at_target_zero(motor):
+    # the pendulum held horizontal: 9.8 N m of gravity against a 12 N m motor
+    ph = MujocoPhysics.create(None, [RobotSpec(
+        'p', urdf=urdf_text('pendulum.urdf', **{'effort="100"': 'effort="12"'}),
+        initial_positions={'hinge': math.pi / 2})], joint_motor=motor)
+    ph.advance(500)
+    q0 = ph.joint_state('p')[0][0]
+    ph.advance(5000)
+    q, dq, tau = ph.joint_state('p')
+    assert abs(q[0] - q0) < 1e-4  # no creep in 5 s
+    assert abs(q0 - math.pi / 2) < 0.005  # the servo gives way by at most a few mrad
+    assert tau[0] == pytest.approx(9.80665, rel=1e-3)
+
+
+@MOTORS
+def test_velocity_motor_with_too_little_effort_stalls_at_its_limit(motor):
+    ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf',
+                                                                   **WEAK_PENDULUM))],
+                              joint_motor=motor)
     ph.command('p', 0, 'velocity', 2.0)
     ph.advance(10000)
     q, dq, tau = ph.joint_state('p')
     assert tau[0] == pytest.approx(2.0, abs=1e-9)  # pushing with exactly its limit
     assert abs(dq[0]) < 1e-3  # and not moving: stalled where gravity balances it
     assert math.sin(abs(q[0])) * 9.80665 == pytest.approx(2.0, rel=0.01)
+
+
+@MOTORS
+def test_a_stalled_motor_does_not_catch_up_when_released(motor):
+    ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf',
+                                                                   **WEAK_PENDULUM))],
+                              joint_motor=motor)
+    ph.command('p', 0, 'velocity', 1.0)
+    ph.advance(3000)  # stalled for ~2.8 s: a servo reference left to run would be ~2.8 rad ahead
+    q0 = ph.joint_state('p')[0][0]
+    ph.model.opt.gravity[:] = 0.0  # the load goes away as the command returns to 0
+    ph.command('p', 0, 'velocity', 0.0)
+    q = []
+    for _ in range(1000):
+        ph.advance(1)
+        q.append(ph.joint_state('p')[0][0])
+    assert np.max(np.abs(np.array(q) - q0)) < 0.01
+
+
+@MOTORS
+@pytest.mark.parametrize('loaded', [False, True], ids=['unloaded', 'gravity-loaded'])
+@pytest.mark.parametrize('rate', [100, 1000])
+def test_a_position_loop_on_the_velocity_motor_settles_without_overshoot(motor, loaded, rate):
+    """joint_pid_control's default loop (p = 20 1/s, velocity clamped to the joint's limit) on a
+    Nao knee: its step-response tests assume a velocity servo of gain >= 3 N m s/rad; the
+    simulator's motors must be at least as good: <= 5 % overshoot, within 0.01 rad in 0.5 s."""
+    mount = {'<origin xyz="0 0 1"/>': '<origin xyz="0 0 1" rpy="0 1.5708 0"/>'} if loaded else {}
+    ph = MujocoPhysics.create(None, [RobotSpec('k', urdf=urdf_text('knee.urdf', **mount))],
+                              joint_motor=motor)
+    q = []
+    for _ in range(int(1.5 * rate)):
+        error = 0.2 - ph.joint_state('k')[0][0]
+        ph.command('k', 0, 'velocity', float(np.clip(20.0 * error, -6.40239, 6.40239)))
+        for _ in range(1000 // rate):
+            ph.advance(1)
+            q.append(ph.joint_state('k')[0][0])
+    q = np.array(q)
+    t = np.arange(1, len(q) + 1) * ph.model.opt.timestep
+    assert (q.max() - 0.2) / 0.2 <= 0.05
+    outside = np.flatnonzero(np.abs(q - 0.2) > 0.01)
+    assert (t[outside[-1]] if outside.size else 0.0) <= 0.5

@@ -209,6 +209,19 @@ def test_xacro_args_reach_the_description():
         s.close()
 
 
+def test_joint_motor_parameter_selects_the_motor_model():
+    for motor in ('servo', 'constraint'):
+        s = Stack(joint_motor=motor)
+        try:
+            js = s.record(JointState, '/w/joint_states')
+            s.probe.create_publisher(Float64, '/w/shoulder/cmd_vel', 10).publish(Float64(data=1.0))
+            s.run(0.5)
+            assert s.sim.physics.joint_motor == motor
+            assert js[-1].velocity[0] == pytest.approx(1.0, abs=1e-3)
+        finally:
+            s.close()
+
+
 @pytest.mark.parametrize('params,match', [
     ({'robot_names': ['a', 'a'], **robot_params('a')}, "robot name 'a' is used twice"),
     ({'backend': 'bullet'}, "parameter backend: expected 'mujoco' or 'gazebo'"),
@@ -216,6 +229,8 @@ def test_xacro_args_reach_the_description():
     ({'robots.w.xacro_args': ['oops']}, "xacro_args: expected 'name:=value'"),
     ({'world': 'atlantis'}, "world 'atlantis' not found"),
     ({'gravity': [0.0, -9.8]}, 'parameter gravity: expected 3 numbers'),
+    ({'joint_motor': 'ideal'}, "parameter joint_motor: expected one of servo, constraint, got "
+                               "'ideal'"),
 ])
 def test_bad_parameters_give_one_clear_error(params, match):
     with pytest.raises(SimConfigError, match=match):

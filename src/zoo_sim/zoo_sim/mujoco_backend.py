@@ -1,40 +1,43 @@
 """The MuJoCo physics the lockstep executor drives: commands in, state out, reset, pose, pause.
 
 Joint motors work like Gazebo/ODE joint motors (the seeds' ``vel`` + ``fmax``): in velocity mode
-a constraint makes the joint turn at the target velocity using at most the joint's effort limit
-(MuJoCo friction loss on a tendon between the joint and a driver DOF spinning at the target, see
-``mujoco_scene._Builder._joint_motor``); it holds the joint still at target 0 and stalls at the
-limit when that is not enough. In effort mode the friction loss is off and a torque input applies
-the command. The mode of a joint follows the type of its last command.
+the joint turns at the target velocity using at most the joint's effort limit, holds still at
+target 0 and stalls at the limit when that is not enough; in effort mode a torque input applies
+the command. The mode of a joint follows the type of its last command. Two motor models
+(:mod:`zoo_sim.joint_motors`): ``servo`` (default) and ``constraint``.
+
+Commands are written straight into MuJoCo's input arrays (one element per message, no copy):
+the per-message path is a range check and one store; a mode switch (rare) retunes the motor.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import mujoco
 import numpy as np
 
 from . import SimConfigError
 from .commands import CommandSanitizer
-from .mujoco_scene import DRIVER, BuiltRobot, RobotSpec, Scene, build_scene
+from .joint_motors import (ANTIWINDUP_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT,
+                           MOTOR_CLASSES, VELOCITY)
+from .mujoco_scene import BuiltRobot, RobotSpec, Scene, build_scene
 from .sdf_world import World, load_world
 from .resources import find_world
-from .transforms import rotation_change_deg, tilt_deg
+from .transforms import rotation_change_deg, tilt_change_deg, tilt_deg
 
-VELOCITY, EFFORT = 0, 1
-UNLIMITED_EFFORT = 1e9  # friction loss of a motor whose joint gives no effort limit
 SUMMARY_PERIOD_NS = 20_000_000  # robot summary sampled at 50 Hz of sim time
 SPAWN_TOLERANCE = 1e-4  # m of initial penetration accepted without lifting the robot
 FALL_TILT_DEG = 45.0
+_NO_SENSORS = int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
 
 
 class _Robot:
     """Index arrays of one robot into the MuJoCo model."""
 
-    def __init__(self, m: mujoco.MjModel, built: BuiltRobot):
+    def __init__(self, m: mujoco.MjModel, d: mujoco.MjData, built: BuiltRobot, motor: str):
         p = built.prefix
         self.name = built.spec.name
         self.built = built
@@ -43,21 +46,14 @@ class _Robot:
         jid = [m.joint(p + j).id for j in self.joints]
         self.qadr = np.array([m.jnt_qposadr[i] for i in jid], dtype=int)
         self.dadr = np.array([m.jnt_dofadr[i] for i in jid], dtype=int)
-        self.act = np.array([m.actuator(p + j).id for j in self.joints], dtype=int)
-        self.tendon = np.array([m.tendon(f'{p}motor/{j}').id for j in self.joints], dtype=int)
-        self.driver_coef = m.tendon_adr[self.tendon] + 1  # wrap_prm index of the driver term
         by_name = {j.name: j for j in built.desc.joints}
         self.vel_limit = np.array([_limit(by_name[j].velocity) for j in self.joints])
         self.effort_limit = np.array([_limit(by_name[j].effort) for j in self.joints])
-        self.motor_force = np.minimum(self.effort_limit, UNLIMITED_EFFORT)
+        self.motors = MOTOR_CLASSES[motor](m, d, p, self.joints, self.effort_limit)
         self.mode = np.full(len(self.joints), VELOCITY)
-        self.target = np.zeros(len(self.joints))
-        # plain-Python copies for the per-message command path
-        self.mode_list = self.mode.tolist()
-        self.vel_limit_list = self.vel_limit.tolist()
-        self.effort_limit_list = self.effort_limit.tolist()
-        self.driver_coef_list = self.driver_coef.tolist()
-        self.act_list = self.act.tolist()
+        self.mode_list = self.mode.tolist()  # plain-Python copy for the per-message path
+        self.limit_lists = {'velocity': self.vel_limit.tolist(),
+                            'effort': self.effort_limit.tolist()}
         self.sanitizer = CommandSanitizer(self.name, self.joints, self.vel_limit,
                                           self.effort_limit)
         self.base_body = m.body(p + built.base_link).id
@@ -77,6 +73,12 @@ class _Robot:
         bodies = set(self.link_bodies.tolist())
         self.geom_mask = np.isin(m.geom_bodyid, list(bodies))
         self.summary = _Summary()
+        self.fall_height = -math.inf  # set by MujocoPhysics once the spawn pose is final
+
+    @property
+    def target(self) -> np.ndarray:
+        """The velocity targets in force (those of joints in effort mode are 0)."""
+        return self.motors.commanded('velocity')
 
 
 def _limit(v: float | None) -> float:
@@ -86,7 +88,7 @@ def _limit(v: float | None) -> float:
 @dataclasses.dataclass
 class _Summary:
     start: np.ndarray | None = None
-    start_quat: np.ndarray | None = None
+    start_quat: list[float] | None = None  # w x y z
     min_height: float = math.inf
     max_tilt: float = 0.0
     max_tilt_change: float = 0.0  # vs the start orientation: what "stands still" is judged on
@@ -101,6 +103,7 @@ class MujocoPhysics:
 
     def __init__(self, scene: Scene):
         self.scene = scene
+        self.joint_motor = scene.joint_motor
         self.model = m = scene.model
         self.data = d = mujoco.MjData(m)
         self.step_ns = int(round(m.opt.timestep * 1e9))
@@ -113,9 +116,15 @@ class MujocoPhysics:
         self.steps = 0
         self.resets = 0
         self._next_summary_ns = 0
-        self.robots = {name: _Robot(m, built) for name, built in scene.robots.items()}
-        self._driver_dof = m.jnt_dofadr[m.joint(DRIVER).id] if self.robots else None
-        self._friction_tendon = int(mujoco.mjtConstraint.mjCNSTR_FRICTION_TENDON)
+        self.robots = {name: _Robot(m, d, built, scene.joint_motor)
+                       for name, built in scene.robots.items()}
+        self._driver_dof = (m.jnt_dofadr[m.joint(DRIVER).id]
+                            if self.robots and scene.joint_motor == 'constraint' else None)
+        self._antiwindup = [r.motors for r in self.robots.values()
+                            if scene.joint_motor == 'servo']
+        self._opt = m.opt
+        self._sensors_once = bool((m.sensor_historyadr < 0).all() and
+                                  (m.sensor_interval[:, 0] <= 0).all())
         self._world_free = {}
         for model_name, bodies in scene.world_bodies.items():
             self._world_free[model_name] = [
@@ -132,6 +141,16 @@ class MujocoPhysics:
         self._body_pos0 = m.body_pos.copy()
         self._body_quat0 = m.body_quat.copy()
         self._lift_spawned_robots()
+        for r in self.robots.values():
+            fall = r.built.spec.fall_height
+            if fall is None:  # half the spawn height
+                fall = 0.5 * float(self._q0[r.free_qadr + 2]) if r.free_qadr is not None \
+                    else -math.inf
+            r.fall_height = fall
+        d.qpos[:] = self._q0
+        mujoco.mj_forward(m, d)
+        for r in self.robots.values():
+            r.motors.tune()  # gains from the initial pose
         self.reset()
         self.resets = 0
 
@@ -158,11 +177,12 @@ class MujocoPhysics:
     @classmethod
     def create(cls, world: str | Path | World | None, robots: Sequence[RobotSpec] = (), *,
                gravity: Sequence[float] | None = None, step: float | None = None,
-               validate: bool = True) -> 'MujocoPhysics':
+               validate: bool = True, joint_motor: str = DEFAULT_MOTOR) -> 'MujocoPhysics':
         """A world name/path/description (None: an empty world without ground) plus robots."""
         if isinstance(world, (str, Path)):
             world = load_world(find_world(str(world)), validate=validate)
-        return cls(build_scene(world, robots, gravity=gravity, step=step))
+        return cls(build_scene(world, robots, gravity=gravity, step=step,
+                               joint_motor=joint_motor))
 
     # -- time ---------------------------------------------------------------------------------
     def advance(self, n_steps: int) -> None:
@@ -172,9 +192,23 @@ class MujocoPhysics:
 
     def step(self, n_steps: int) -> None:
         """Run ``n_steps`` even while paused (the step service)."""
+        d, n = self.data, int(n_steps)
         if self._driver_dof is not None:
-            self.data.qvel[self._driver_dof] = 1.0  # the motors' reference: exactly 1 rad/s
-        mujoco.mj_step(self.model, self.data, nstep=int(n_steps))
+            d.qvel[self._driver_dof] = 1.0  # the motors' reference: exactly 1 rad/s
+        done = self.steps
+        while n > 0:
+            k = n
+            if self._antiwindup:
+                # servo references are clamped at fixed steps of sim time, so how the steps are
+                # split into calls does not change the result
+                phase = done % ANTIWINDUP_PERIOD_STEPS
+                if phase == 0:
+                    for motors in self._antiwindup:
+                        motors.before_steps()
+                k = min(n, ANTIWINDUP_PERIOD_STEPS - phase)
+            self._mj_step(k, last=k == n)
+            done += k
+            n -= k
         self.steps += int(n_steps)
         self.sim_ns += int(n_steps) * self.step_ns
         if self.sim_ns >= self._next_summary_ns:
@@ -182,6 +216,21 @@ class MujocoPhysics:
             self._next_summary_ns = self.sim_ns + SUMMARY_PERIOD_NS
         for observer in self.observers:
             observer()
+
+    def _mj_step(self, n: int, last: bool) -> None:
+        """``n`` MuJoCo steps; sensors (outputs only, read between step calls) are evaluated on
+        the last step of the call only, unless a sensor keeps a history or an interval."""
+        m, d = self.model, self.data
+        skip = n - 1 if last else n
+        if skip > 0 and self._sensors_once:
+            opt = self._opt
+            flags = opt.disableflags
+            opt.disableflags = flags | _NO_SENSORS
+            mujoco.mj_step(m, d, nstep=skip)
+            opt.disableflags = flags
+            n -= skip
+        if n > 0:
+            mujoco.mj_step(m, d, nstep=n)
 
     def reset(self) -> None:
         """Bitwise restore of the initial world and robot state; sim time keeps running."""
@@ -193,10 +242,10 @@ class MujocoPhysics:
         m.body_quat[:] = self._body_quat0
         for r in self.robots.values():
             r.mode[:] = VELOCITY
-            r.mode_list = r.mode.tolist()
-            r.target[:] = 0.0
-            m.wrap_prm[r.driver_coef] = 0.0
-            self._apply_modes(r, np.arange(len(r.joints)))
+            r.mode_list[:] = r.mode.tolist()
+            every = np.arange(len(r.joints))
+            r.motors.set('velocity', every, np.zeros(len(every)))
+            r.motors.apply_modes(r.mode, every)
             r.summary = _Summary()
         mujoco.mj_forward(m, d)
         self.resets += 1
@@ -210,61 +259,56 @@ class MujocoPhysics:
             raise SimConfigError(f"no robot '{name}' (robots: {', '.join(self.robots)})") from None
 
     def command(self, robot: str, joint: int, kind: str, value: float) -> bool:
-        """One joint command (kind 'velocity' or 'effort'); False when rejected. Runs for every
-        per-joint command message, hence the plain-Python fast path for in-range values."""
-        r = self.robots[robot]
-        velocity = kind == 'velocity'
-        limit = (r.vel_limit_list if velocity else r.effort_limit_list)[joint]
-        if not -limit <= value <= limit:  # also catches NaN
-            value = r.sanitizer.one(kind, joint, value)
-            if value is None:
-                return False
-        if velocity:
-            r.target[joint] = value
-            self.model.wrap_prm[r.driver_coef_list[joint]] = -value
-        else:
-            self.data.ctrl[r.act_list[joint]] = value
-        mode = VELOCITY if velocity else EFFORT
-        if r.mode_list[joint] != mode:
-            r.mode[joint] = r.mode_list[joint] = mode
-            self._apply_modes(r, np.array([joint]))
-        return True
+        """One joint command (kind 'velocity' or 'effort'); False when rejected."""
+        return self.commander(robot, kind)(joint, value)
+
+    def commander(self, robot: str, kind: str) -> Callable[[int, float], bool]:
+        """``command(joint, value) -> bool`` for one robot and command kind: what runs for every
+        per-joint command message, so an in-range value costs a comparison and one store."""
+        r = self.robot(robot)
+        array, slot, sign = r.motors.slots[kind]
+        limits = r.limit_lists[kind]
+        modes = r.mode_list
+        mode = VELOCITY if kind == 'velocity' else EFFORT
+        sanitize = r.sanitizer.one
+        switch = self._switch_modes
+
+        def command(joint: int, value: float) -> bool:
+            limit = limits[joint]
+            if not -limit <= value <= limit:  # also catches NaN
+                value = sanitize(kind, joint, value)
+                if value is None:
+                    return False
+            array[slot[joint]] = sign * value
+            if modes[joint] != mode:
+                switch(r, np.array([joint]), mode)
+            return True
+        return command
 
     def commands(self, robot: str, joints: np.ndarray, kind: str, values: np.ndarray) -> int:
         """Batch form of :meth:`command`; returns how many were applied."""
-        r = self.robots[robot]
+        r = self.robot(robot)
         joints, values = r.sanitizer.many(kind, np.asarray(joints, dtype=int), values)
+        r.motors.set(kind, joints, values)
         mode = VELOCITY if kind == 'velocity' else EFFORT
-        if mode == VELOCITY:
-            r.target[joints] = values
-            self.model.wrap_prm[r.driver_coef[joints]] = -values
-        else:
-            self.data.ctrl[r.act[joints]] = values
         switch = joints[r.mode[joints] != mode]
         if switch.size:
-            r.mode[switch] = mode
-            for j in switch.tolist():
-                r.mode_list[j] = mode
-            self._apply_modes(r, switch)
+            self._switch_modes(r, switch, mode)
         return int(joints.size)
 
-    def _apply_modes(self, r: _Robot, joints: np.ndarray) -> None:
-        """Velocity mode: motor friction on, torque input off; effort mode: the reverse."""
-        vel = r.mode[joints] == VELOCITY
-        self.model.tendon_frictionloss[r.tendon[joints]] = np.where(vel, r.motor_force[joints],
-                                                                    0.0)
-        acts = r.act[joints]
-        self.data.ctrl[acts] = np.where(vel, 0.0, self.data.ctrl[acts])
+    @staticmethod
+    def _switch_modes(r: _Robot, joints: np.ndarray, mode: int) -> None:
+        r.mode[joints] = mode
+        for j in joints.tolist():
+            r.mode_list[j] = mode
+        r.motors.apply_modes(r.mode, joints)
 
     # -- state --------------------------------------------------------------------------------
     def joint_state(self, robot: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(position, velocity, effort) of the actuated joints; effort is the motor's torque
         (velocity mode) or the applied torque input (effort mode)."""
         r, d = self.robots[robot], self.data
-        rows = np.flatnonzero(d.efc_type == self._friction_tendon)
-        tendon_force = np.zeros(self.model.ntendon)
-        tendon_force[d.efc_id[rows]] = d.efc_force[rows]
-        return d.qpos[r.qadr], d.qvel[r.dadr], tendon_force[r.tendon] + d.actuator_force[r.act]
+        return d.qpos[r.qadr], d.qvel[r.dadr], r.motors.effort()
 
     def base_pose(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
         r = self.robots[robot]
@@ -294,8 +338,8 @@ class MujocoPhysics:
         return touching[r.contact_bodies], d.cfrc_ext[r.contact_bodies, 3:]
 
     def link_poses(self, robot: str) -> tuple[list[str], np.ndarray, np.ndarray]:
-        r = self.robots[robot]
-        return r.links, self.data.xpos[r.link_bodies].copy(), self.data.xquat[r.link_bodies].copy()
+        r = self.robots[robot]  # (fancy indexing copies)
+        return r.links, self.data.xpos[r.link_bodies], self.data.xquat[r.link_bodies]
 
     # -- pose ---------------------------------------------------------------------------------
     def set_pose(self, name: str, xyz: Sequence[float], quat_wxyz: Sequence[float]) -> None:
@@ -333,27 +377,26 @@ class MujocoPhysics:
         d = self.data
         n = d.ncon
         if n:
-            geoms = d.contact.geom[:n]
-            dist = d.contact.dist[:n]
+            contact = d.contact
+            geoms, dist = contact.geom[:n], contact.dist[:n]
+        now_s = self.sim_ns * 1e-9
         for r in self.robots.values():
             s = r.summary
-            pos, quat = d.xpos[r.base_body], d.xquat[r.base_body]
+            pos = d.xpos[r.base_body]
+            quat = d.xquat[r.base_body].tolist()
+            height = float(pos[2])
             if s.start is None:
-                s.start, s.start_quat = pos.copy(), quat.copy()
+                s.start, s.start_quat = pos.copy(), quat
             tilt = tilt_deg(quat)
-            s.max_tilt_change = max(s.max_tilt_change, rotation_change_deg(s.start_quat, quat)[0])
-            s.min_height = min(s.min_height, float(pos[2]))
+            s.max_tilt_change = max(s.max_tilt_change, tilt_change_deg(s.start_quat, quat))
+            s.min_height = min(s.min_height, height)
             s.max_tilt = max(s.max_tilt, tilt)
             if n:
                 mine = r.geom_mask[geoms].any(axis=1)
                 if mine.any():
                     s.max_penetration = max(s.max_penetration, float(-dist[mine].min()))
-            fall_h = r.built.spec.fall_height
-            if fall_h is None:
-                fall_h = 0.5 * float(self._q0[r.free_qadr + 2]) if r.free_qadr is not None \
-                    else -math.inf
-            if s.fell_at is None and (pos[2] < fall_h or tilt > FALL_TILT_DEG):
-                s.fell_at = self.sim_ns * 1e-9
+            if s.fell_at is None and (height < r.fall_height or tilt > FALL_TILT_DEG):
+                s.fell_at = now_s
 
     def robot_summary(self, robot: str) -> dict:
         r = self.robots[robot]

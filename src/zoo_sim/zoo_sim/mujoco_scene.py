@@ -2,9 +2,8 @@
 
 World models become static geoms or free bodies; each robot's URDF is parsed by MuJoCo's URDF
 reader and attached with the prefix ``<robot>/`` (joint names on topics stay the URDF names).
-Per actuated joint one ``general`` actuator is added whose gains the backend switches between a
-velocity motor and an effort input (see ``mujoco_backend``). Contact parameters follow
-:mod:`zoo_sim.contact_params`.
+Per actuated joint a joint motor of the chosen model is added (:mod:`zoo_sim.joint_motors`).
+Contact parameters follow :mod:`zoo_sim.contact_params`.
 """
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ import numpy as np
 
 from . import SimConfigError
 from .contact_params import ContactParams, from_ode, priorities
+from .joint_motors import DEFAULT_MOTOR, add_driver, add_motor, check_model
 from .sdf_world import HeightField, Link, Model, Shape, World
 from .sensors import SENSOR_KINDS, Sensor, SensorSpec
 from .nominal_pose import nominal_pose
@@ -30,17 +30,6 @@ DEFAULT_CONTACT_LINKS = re.compile(r'(foot|feet|sole|toe)', re.IGNORECASE)
 WORLD_BIT = 1  # collision bit of world geoms; each robot owns two more (body, self-collision)
 ALL_BITS = 0x7FFFFFFF
 MAX_ROBOTS = 15
-# Joint motors (see _Builder._joint_motor): the driver's armature keeps the motors' reaction on it
-# small (the backend re-imposes its 1 rad/s before every step call) without hurting the solver's
-# conditioning. The friction rows use MuJoCo's smallest safe time constant (2 steps). Their
-# impedance trades holding slip (proportional to 1 - impedance) against solver work; measured
-# (README, "Joint motors"): Go1 calves near their 35.55 N m limit slip 0.012 rad/s at 0.9995
-# (0.023 at 0.999, 0.0025 at 0.9999) while the 25-DOF benchmark humanoid costs 40 us/step
-# (37 at 0.999, 51 at 0.9999).
-DRIVER = 'zoo_motor_driver'
-DRIVER_ARMATURE = 1e4
-MOTOR_TIMECONST_STEPS = 2.0
-MOTOR_IMPEDANCE = 0.9999
 URDF_COMPILER = ('<mujoco><compiler discardvisual="false" fusestatic="false" '
                  'balanceinertia="false" strippath="false"/></mujoco>')
 
@@ -88,10 +77,13 @@ class Scene:
     world_bodies: dict[str, list[str]]  # world model name -> its MuJoCo body names
     static_models: set[str]
     warnings: list[str]
+    joint_motor: str = DEFAULT_MOTOR
 
 
 def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
-                gravity: Sequence[float] | None = None, step: float | None = None) -> Scene:
+                gravity: Sequence[float] | None = None, step: float | None = None,
+                joint_motor: str = DEFAULT_MOTOR) -> Scene:
+    check_model(joint_motor)
     spec = mujoco.MjSpec()
     spec.modelname = world.name if world else 'robozoo'
     opt = spec.option
@@ -104,9 +96,9 @@ def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
     if world and world.iterations:
         opt.iterations = int(world.iterations)
     _dress_for_rendering(spec)
-    b = _Builder(spec, opt.timestep)
-    if robots:
-        b.add_driver()
+    b = _Builder(spec, opt.timestep, joint_motor)
+    if robots and joint_motor == 'constraint':
+        add_driver(spec)
     if world is not None:
         for model in world.models:
             b.add_world_model(model)
@@ -122,8 +114,13 @@ def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
         model = spec.compile()
     except ValueError as exc:
         raise SimConfigError(f'MuJoCo cannot compile the scene: {_one_line(exc)}') from None
+    if model.ntree <= 1:
+        # constraint islands are independent kinematic trees: with one tree there is one island,
+        # and discovering it costs ~2 us per step (8 % of the 25-DOF benchmark humanoid)
+        model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
     warnings = list(world.warnings if world else []) + b.warnings
-    return Scene(spec, model, world, built, b.world_bodies, b.static_models, warnings)
+    return Scene(spec, model, world, built, b.world_bodies, b.static_models, warnings,
+                 joint_motor)
 
 
 def _dress_for_rendering(spec: mujoco.MjSpec) -> None:
@@ -170,9 +167,10 @@ def _one_line(exc: Exception) -> str:
 
 
 class _Builder:
-    def __init__(self, spec: mujoco.MjSpec, step: float):
+    def __init__(self, spec: mujoco.MjSpec, step: float, joint_motor: str):
         self.spec = spec
         self.step = step
+        self.joint_motor = joint_motor
         self.geoms: list[tuple[mujoco.MjsGeom, ContactParams]] = []
         self.world_bodies: dict[str, list[str]] = {}
         self.static_models: set[str] = set()
@@ -327,7 +325,8 @@ class _Builder:
         joints = [j.name for j in desc.actuated]
         by_name = {j.name: j for j in desc.joints}
         for jname in joints:
-            self._joint_motor(prefix, by_name[jname])
+            add_motor(self.spec, self.joint_motor, prefix, jname, by_name[jname].effort,
+                      self.step)
         self._mimic(desc, prefix)
         for sensor, kind in (('gyro', mujoco.mjtSensor.mjSENS_GYRO),
                              ('accelerometer', mujoco.mjtSensor.mjSENS_ACCELEROMETER)):
@@ -349,34 +348,6 @@ class _Builder:
             sensor.add_to_spec(self.spec, self.spec.body(prefix + link))
             built.sensors.append(sensor)
         return built
-
-    def _joint_motor(self, prefix: str, j) -> None:
-        """An ODE-style joint motor: a tendon ``q_joint - c * q_driver`` whose friction loss is
-        the joint's effort limit. The shared driver DOF turns at exactly 1 rad/s, so the
-        constraint solver makes the joint turn at ``c`` (the target velocity, set at run time)
-        with at most the effort limit, holds it still for c = 0 and stalls at the limit when
-        that is not enough. Plus a torque input for effort commands."""
-        name = f'{prefix}motor/{j.name}'
-        tendon = self.spec.add_tendon(name=name)
-        tendon.wrap_joint(prefix + j.name, 1.0)
-        tendon.wrap_joint(DRIVER, 1.0)  # coefficient: -target, set by the backend
-        tendon.frictionloss = 0.0  # set per mode by the backend
-        tendon.solref_friction = [MOTOR_TIMECONST_STEPS * self.step, 1.0]
-        tendon.solimp_friction = [MOTOR_IMPEDANCE, MOTOR_IMPEDANCE, 0.001, 0.5, 2.0]
-        act = self.spec.add_actuator(name=prefix + j.name, target=prefix + j.name)
-        act.trntype = mujoco.mjtTrn.mjTRN_JOINT
-        act.ctrllimited = mujoco.mjtLimited.mjLIMITED_FALSE
-        if j.effort is not None and j.effort > 0:
-            act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
-            act.forcerange = [-j.effort, j.effort]
-
-    def add_driver(self) -> None:
-        """The motors' shared driver: a massless hinge of large armature, no geometry."""
-        body = self.spec.worldbody.add_body(name=DRIVER, mass=1e-6, ipos=[0, 0, 0],
-                                            inertia=[1e-9, 1e-9, 1e-9])
-        body.explicitinertial = True
-        body.add_joint(name=DRIVER, type=mujoco.mjtJoint.mjJNT_HINGE, axis=[0, 0, 1],
-                       armature=DRIVER_ARMATURE)
 
     def _robot_contacts(self, desc: RobotDescription, prefix: str, index: int,
                         mass: float) -> None:

@@ -32,6 +32,7 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import LinkContacts
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
 from . import SimConfigError
+from .joint_motors import DEFAULT_MOTOR, MOTOR_MODELS
 from .mujoco_scene import RobotSpec
 from .transforms import relative_poses
 
@@ -84,6 +85,7 @@ class Simulator(Node):
         self.declare_parameter('world', 'empty')
         self._declare_list('gravity')
         self.declare_parameter('backend', 'mujoco')
+        self.declare_parameter('joint_motor', DEFAULT_MOTOR)
         self.declare_parameter('physics_step', 0.0)
         self.declare_parameter('real_time_factor', 0.0)
         self.declare_parameter('validate_world', True)
@@ -106,7 +108,11 @@ class Simulator(Node):
                       validate=self.get_parameter('validate_world').value)
         if backend == 'mujoco':
             from .mujoco_backend import MujocoPhysics
-            return MujocoPhysics.create(world or None, robots, **common)
+            motor = self.get_parameter('joint_motor').value
+            if motor not in MOTOR_MODELS:
+                raise SimConfigError(f"parameter joint_motor: expected one of "
+                                     f"{', '.join(MOTOR_MODELS)}, got '{motor}'")
+            return MujocoPhysics.create(world or None, robots, joint_motor=motor, **common)
         if backend == 'gazebo':
             from .gazebo.gazebo_backend import GazeboPhysics
             return GazeboPhysics.create(world or None, robots, **common)
@@ -226,11 +232,11 @@ class Simulator(Node):
         for io in self._robots.values():
             links, pos, quat = self.physics.link_poses(io.name)
             base = io.link_index[io.base_link]
-            transforms.append(_tf(stamp, WORLD_FRAME, io.base_frame, pos[base], quat[base]))
+            transforms += _transforms(stamp, [(WORLD_FRAME, io.base_frame)],
+                                      pos[base:base + 1], quat[base:base + 1])
             if io.moving:
                 p, q = relative_poses(pos, quat, io.moving[1], io.moving[2])
-                transforms += [_tf(stamp, parent, child, p[k], q[k])
-                               for k, (parent, child) in enumerate(io.moving[0])]
+                transforms += _transforms(stamp, io.moving[0], p, q)
         self._tf_pub.publish(TFMessage(transforms=transforms))
 
     def _publish_tf_static(self) -> None:
@@ -240,8 +246,7 @@ class Simulator(Node):
             if io.fixed:
                 links, pos, quat = self.physics.link_poses(io.name)
                 p, q = relative_poses(pos, quat, io.fixed[1], io.fixed[2])
-                transforms += [_tf(stamp, parent, child, p[k], q[k])
-                               for k, (parent, child) in enumerate(io.fixed[0])]
+                transforms += _transforms(stamp, io.fixed[0], p, q)
         self._tf_static_pub.publish(TFMessage(transforms=transforms))
 
     # -- services -------------------------------------------------------------------------------
@@ -329,6 +334,7 @@ class _RobotIO:
         description.publish(String(data=built.desc.urdf))
         self._physics = physics
         self._node = node
+        self._commanders = {kind: physics.commander(name, kind) for kind in ('velocity', 'effort')}
         for i, joint in enumerate(self.joints):
             node.create_subscription(Float64, f'{ns}/{joint}/cmd_vel',
                                      self._single(i, 'velocity'), 10)
@@ -353,12 +359,11 @@ class _RobotIO:
         self.fixed = fixed if fixed[0] else None
 
     def _single(self, index: int, kind: str):
-        command = self._physics.command
-        name = self.name
+        command = self._commanders[kind]
 
         def callback(msg: Float64) -> None:
             self.commands += 1
-            command(name, index, kind, msg.data)
+            command(index, msg.data)
         return callback
 
     def _grouped(self, msg: JointState) -> None:
@@ -417,9 +422,15 @@ def _pose(pos, quat) -> Pose:
     return Pose(position=Point(x=x, y=y, z=z), orientation=_quat(quat))
 
 
-def _tf(stamp, parent: str, child: str, pos, quat) -> TransformStamped:
-    return TransformStamped(header=Header(stamp=stamp, frame_id=parent), child_frame_id=child,
-                            transform=Transform(translation=_vec(pos), rotation=_quat(quat)))
+def _transforms(stamp, frames: list[tuple[str, str]], pos: np.ndarray, quat: np.ndarray
+                ) -> list[TransformStamped]:
+    """One TransformStamped per (parent, child) frame pair; ``pos`` (n, 3), ``quat`` (n, 4)
+    w x y z. Built from whole-array ``tolist()`` (the /tf rate makes this a hot path)."""
+    return [TransformStamped(header=Header(stamp=stamp, frame_id=parent), child_frame_id=child,
+                             transform=Transform(translation=Vector3(x=x, y=y, z=z),
+                                                 rotation=Quaternion(x=qx, y=qy, z=qz, w=w)))
+            for (parent, child), (x, y, z), (w, qx, qy, qz) in zip(frames, pos.tolist(),
+                                                                  quat.tolist())]
 
 
 def main(args=None) -> None:

@@ -55,39 +55,60 @@ def tilt_deg(q: Sequence[float]) -> float:
 
 def rotation_change_deg(q0: Sequence[float], q1: Sequence[float]) -> tuple[float, float]:
     """(tilt change, heading change) in degrees from orientation ``q0`` to ``q1`` (w, x, y, z):
-    the angle between the two body z axes, and the signed change of yaw about world z."""
-    r0, r1 = _rot(q0), _rot(q1)
-    tilt = math.degrees(math.acos(max(-1.0, min(1.0, float(r0[:, 2] @ r1[:, 2])))))
-    yaw = math.atan2(r1[1, 0], r1[0, 0]) - math.atan2(r0[1, 0], r0[0, 0])
-    return tilt, math.degrees((yaw + math.pi) % (2 * math.pi) - math.pi)
+    the angle between the two body z axes, and the signed change of yaw about world z. Plain
+    float arithmetic: it runs at every summary sample."""
+    yaw = _yaw(q1) - _yaw(q0)
+    return tilt_change_deg(q0, q1), math.degrees((yaw + math.pi) % (2 * math.pi) - math.pi)
 
 
-def _rot(q: Sequence[float]) -> np.ndarray:
+def tilt_change_deg(q0: Sequence[float], q1: Sequence[float]) -> float:
+    """Angle in degrees between the body z axes of orientations ``q0`` and ``q1``."""
+    w0, x0, y0, z0 = q0
+    w1, x1, y1, z1 = q1
+    cos = (4.0 * (x0 * z0 + w0 * y0) * (x1 * z1 + w1 * y1)
+           + 4.0 * (y0 * z0 - w0 * x0) * (y1 * z1 - w1 * x1)
+           + (1.0 - 2.0 * (x0 * x0 + y0 * y0)) * (1.0 - 2.0 * (x1 * x1 + y1 * y1)))
+    return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+
+
+def _yaw(q: Sequence[float]) -> float:
     w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    return math.atan2(2.0 * (x * y + w * z), 1.0 - 2.0 * (y * y + z * z))
 
 
 def relative_poses(pos: np.ndarray, quat: np.ndarray, parent: np.ndarray, child: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """Poses of frames ``child[k]`` in frames ``parent[k]`` (indices into world poses ``pos``
-    (n, 3) and ``quat`` (n, 4)), vectorised."""
-    qp = quat[parent] * np.array([1.0, -1.0, -1.0, -1.0])  # conjugates
-    qc = quat[child]
-    w1, x1, y1, z1 = qp.T
-    w2, x2, y2, z2 = qc.T
-    q = np.stack([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-                  w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-                  w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-                  w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2], axis=1)
-    v = pos[child] - pos[parent]
-    p = v + 2.0 * _cross(qp[:, 1:], _cross(qp[:, 1:], v) + qp[:, :1] * v)
-    return p, q
+    (n, 3) and ``quat`` (n, 4)), vectorised: three tensor contractions (it runs at the /tf
+    rate, and per-component numpy arithmetic on small arrays costs more)."""
+    qp = quat[parent]
+    q = np.einsum('ijk,nj,nk->ni', _CONJ_PRODUCT, qp, quat[child])
+    rotation_t = np.einsum('jikl,nk,nl->nij', _ROTATION, qp, qp)  # R(qp) transposed
+    return np.einsum('nij,nj->ni', rotation_t, pos[child] - pos[parent]), q
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cross product (np.cross costs more than the arithmetic for small arrays)."""
-    return np.stack([a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1],
-                     a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
-                     a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], axis=1)
+def _quaternion_tensors() -> tuple[np.ndarray, np.ndarray]:
+    """``C[i, j, k]`` with ``conj(a) b = C a b`` (Hamilton product, w x y z), and ``R[i, j, k, l]``
+    with the rotation matrix of a unit quaternion ``R(q)_ij = q_k q_l R[i, j, k, l]``."""
+    product = np.zeros((4, 4, 4))
+    for i, j, k, sign in [(0, 0, 0, 1), (0, 1, 1, -1), (0, 2, 2, -1), (0, 3, 3, -1),
+                          (1, 0, 1, 1), (1, 1, 0, 1), (1, 2, 3, 1), (1, 3, 2, -1),
+                          (2, 0, 2, 1), (2, 1, 3, -1), (2, 2, 0, 1), (2, 3, 1, 1),
+                          (3, 0, 3, 1), (3, 1, 2, 1), (3, 2, 1, -1), (3, 3, 0, 1)]:
+        product[i, j, k] = sign
+    conj_product = product * np.array([1.0, -1.0, -1.0, -1.0])[None, :, None]
+    rotation = np.zeros((3, 3, 4, 4))
+    w, x, y, z = range(4)
+    for (i, j), terms in {(0, 0): [(w, w, 1), (x, x, 1), (y, y, -1), (z, z, -1)],
+                          (0, 1): [(x, y, 2), (w, z, -2)], (0, 2): [(x, z, 2), (w, y, 2)],
+                          (1, 0): [(x, y, 2), (w, z, 2)],
+                          (1, 1): [(w, w, 1), (x, x, -1), (y, y, 1), (z, z, -1)],
+                          (1, 2): [(y, z, 2), (w, x, -2)], (2, 0): [(x, z, 2), (w, y, -2)],
+                          (2, 1): [(y, z, 2), (w, x, 2)],
+                          (2, 2): [(w, w, 1), (x, x, -1), (y, y, -1), (z, z, 1)]}.items():
+        for k, l, c in terms:
+            rotation[i, j, k, l] += c
+    return conj_product, rotation
+
+
+_CONJ_PRODUCT, _ROTATION = _quaternion_tensors()

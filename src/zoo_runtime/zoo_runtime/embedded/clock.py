@@ -177,12 +177,17 @@ class ROSClock(Clock):
         self._set_override_ns(time.nanoseconds)
 
     def _set_override_ns(self, ns: int) -> None:
-        if not self._active or not self._jump_handles:
-            self._override_ns = ns
+        delta = ns - self._override_ns
+        if not self._active or not self._jump_handles or delta == 0:
+            self._override_ns = ns  # (no threshold matches a zero jump)
         else:
-            delta = ns - self._override_ns
-            handles = [h for h in self._jump_handles
-                       if h.threshold._matches(delta, ClockChange.ROS_TIME_NO_CHANGE)]
+            # runs on every /clock message: the thresholds are read inline, not via _matches
+            if delta > 0:
+                handles = [h for h in self._jump_handles if h.threshold.min_forward is not None
+                           and delta >= h.threshold.min_forward.nanoseconds]
+            else:
+                handles = [h for h in self._jump_handles if h.threshold.min_backward is not None
+                           and delta <= h.threshold.min_backward.nanoseconds]
             for h in handles:
                 if h.pre_callback is not None:
                     h.pre_callback()

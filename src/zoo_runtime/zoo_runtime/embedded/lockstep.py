@@ -32,6 +32,11 @@ __all__ = ['LockstepExecutor', 'Physics', 'MAX_ROUNDS']
 
 MAX_ROUNDS = 1000          # rounds of callbacks allowed at one sim time
 _PROGRESS_NS = 100_000_000  # on_progress at most every 0.1 s of sim time
+_ROS_TIME = ClockType.ROS_TIME  # compared by identity on the per-tick paths
+
+
+def _due_order(timer) -> tuple[int, int]:
+    return timer._next_call, timer._order
 
 
 class Physics(Protocol):
@@ -64,6 +69,7 @@ class LockstepExecutor(Executor):
         self._now = start_ns
         self._physics: Physics | None = None
         self._clock_pub = None
+        self._clock_cls = self._time_cls = None
         self._last_clock_ns: int | None = None
         self._pace_origin: tuple[float, int] | None = None
         self._context._lockstep = weakref.ref(self)
@@ -128,7 +134,7 @@ class LockstepExecutor(Executor):
     # -- one tick -------------------------------------------------------------------------------
     def _sim_timer(self, timer) -> bool:
         clock = timer._clock
-        if clock.clock_type == ClockType.ROS_TIME and clock._active:
+        if clock._clock_type is _ROS_TIME and clock._active:
             return True
         if not getattr(timer, '_lockstep_warned', False):
             timer._lockstep_warned = True
@@ -148,17 +154,19 @@ class LockstepExecutor(Executor):
     def _due_timers(self) -> list:
         due = [timer for timer in self._timers
                if not timer._canceled and timer._next_call <= timer._clock._now_ns()]
-        due.sort(key=lambda timer: (timer._next_call, timer._order))
+        if len(due) > 1:
+            due.sort(key=_due_order)
         return due
 
     def _publish_clock(self, t: int) -> None:
         if self._clock_pub is None:
-            self._clock_pub = Publisher(None, message('rosgraph_msgs/msg/Clock'), '/clock',
-                                        QoSProfile(depth=1), context=self._context)
+            self._clock_cls = message('rosgraph_msgs/msg/Clock')
+            self._time_cls = message('builtin_interfaces/msg/Time')
+            self._clock_pub = Publisher(None, self._clock_cls, '/clock', QoSProfile(depth=1),
+                                        context=self._context)
             self._context._graph.add_publisher(self._clock_pub)
         sec, nanosec = divmod(t, 1_000_000_000)
-        stamp = message('builtin_interfaces/msg/Time')(sec=sec, nanosec=nanosec)
-        self._clock_pub.publish(message('rosgraph_msgs/msg/Clock')(clock=stamp))
+        self._clock_pub.publish(self._clock_cls(clock=self._time_cls(sec=sec, nanosec=nanosec)))
         self._last_clock_ns = t
 
     def _work_at_now(self) -> None:
@@ -193,7 +201,7 @@ class LockstepExecutor(Executor):
             if timer._canceled:
                 continue
             clock = timer._clock
-            if clock.clock_type == ClockType.ROS_TIME and clock._active:
+            if clock._clock_type is _ROS_TIME and clock._active:
                 if timer._next_call <= t:
                     return True
             elif timer._next_call <= clock._now_ns():
@@ -229,9 +237,10 @@ class LockstepExecutor(Executor):
         next_due = None
         for timer in self._timers:
             clock = timer._clock
-            if not timer._canceled and clock.clock_type == ClockType.ROS_TIME and clock._active:
-                if next_due is None or timer._next_call < next_due:
-                    next_due = timer._next_call
+            if not timer._canceled and clock._clock_type is _ROS_TIME and clock._active:
+                due = timer._next_call
+                if next_due is None or due < next_due:
+                    next_due = due
         n_max = None if t_end is None else max(1, (t_end - now) // step)
         if next_due is None:
             n = n_max if n_max is not None else 1

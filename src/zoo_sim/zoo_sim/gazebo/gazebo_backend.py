@@ -210,6 +210,10 @@ class GazeboPhysics:
             r.effort[joint] = v
         return True
 
+    def commander(self, robot: str, kind: str):
+        """``command(joint, value) -> bool`` for one robot and kind (the node's per-message path)."""
+        return lambda joint, value: self.command(robot, joint, kind, value)
+
     def commands(self, robot: str, joints: np.ndarray, kind: str, values: np.ndarray) -> int:
         return sum(self.command(robot, int(j), kind, float(v)) for j, v in zip(joints, values))
 

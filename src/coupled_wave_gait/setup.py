@@ -18,10 +18,11 @@ setup(
     entry_points={
         'console_scripts': [
             'walker = coupled_wave_gait.walker_node:main',
-            'gait_search = coupled_wave_gait.search.cli:main',
+            'gait_search = coupled_wave_gait.search_node:main',
         ],
         'robozoo.nodes': [
             'coupled_wave_gait/walker = coupled_wave_gait.walker_node:Walker',
+            'coupled_wave_gait/gait_search = coupled_wave_gait.search_node:GaitSearch',
         ],
     },
 )

@@ -124,12 +124,14 @@ class WalkMonitor:
         self._start = self._last = (0.0, 0.0, 0.0)  # cm
         self._t_last = 0.0
         self._cycle_samples: list[tuple[float, float]] = []  # (x, y) cm at the end of each period
+        self.min_z_m = math.inf  # lowest base height seen during the walk
 
     def start(self, t: float, xyz_m: Sequence[float]) -> None:
         self.t0, self.finished, self.fallen = t, False, False
         self._start = self._last = tuple(float(v) * M_TO_CM for v in xyz_m)
         self._t_last = t
         self._cycle_samples = []
+        self.min_z_m = float(xyz_m[2])
 
     def update(self, t: float, xyz_m: Sequence[float]) -> bool:
         """Record a sample; True once the walk is over (further samples are ignored)."""
@@ -139,6 +141,7 @@ class WalkMonitor:
             return True
         self._last = tuple(float(v) * M_TO_CM for v in xyz_m)
         self._t_last = t
+        self.min_z_m = min(self.min_z_m, float(xyz_m[2]))
         elapsed = t - self.t0
         while elapsed >= (len(self._cycle_samples) + 1) * self.period_s - EPS_T:
             self._cycle_samples.append(self._last[:2])

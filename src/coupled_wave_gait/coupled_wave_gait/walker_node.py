@@ -32,7 +32,7 @@ from zoo_runtime.interfaces.zoo_interfaces.srv import GetWalkStatistics, SetWalk
 from joint_pid_control.joint_limits import all_limits_from_urdf
 from joint_pid_control.params import ParameterError
 
-from .evaluation import REFERENCE_FITNESS, EvaluationConfig, WalkMonitor, WalkStatistics
+from .evaluation import M_TO_CM, REFERENCE_FITNESS, EvaluationConfig, WalkMonitor, WalkStatistics
 from .nao_walk import PARAM_NAMES, VERSIONS, NaoWalk, WalkParams
 
 Node = rclpy.node.Node
@@ -260,8 +260,20 @@ class Walker(Node):
         return WalkStatisticsMsg(**d)
 
     def robozoo_metrics(self) -> dict:
-        return {'walks': self.walks, 'state': self.state,
-                'last': self.last_statistics.to_dict() if self.last_statistics else None}
+        """The current walk (finished or still under way when the run ends) in SI units, plus the
+        seed's statistics record (cm, s) under ``statistics``."""
+        out = {'walks': self.walks, 'state': self.state,
+               'params': list(self.walk.params.as_tuple()) if self.walk else None}
+        if self.monitor is None or self.monitor.t0 is None:
+            return out
+        s = self.last_statistics if self.state == DONE else self._statistics()
+        cm = 1.0 / M_TO_CM
+        out.update(
+            walk_time_s=s.sim_time, distance_m=s.distance * cm, forward_m=(s.x1 - s.x0) * cm,
+            lateral_m=(s.y1 - s.y0) * cm, deviation_cm=s.deviation, straightness=s.straightness,
+            fitness=s.fitness, fitness_pct=s.fitness_pct, fell=s.fallen,
+            min_torso_z_m=self.monitor.min_z_m, statistics=s.to_dict())
+        return out
 
 
 def main(args=None):

@@ -199,3 +199,23 @@ def test_command_line_runs_and_resumes(tmp_path):
     assert sorted(records(tmp_path)) == list(range(20))
     with pytest.raises(SystemExit, match="expected 'module:attribute'"):
         main(['--evaluator', 'standin_evaluator', '--out', str(tmp_path)])
+
+
+def test_search_settings_from_the_scenario_and_their_errors(tmp_path):
+    from coupled_wave_gait.search.cli import scenario_settings
+    from coupled_wave_gait.search.settings import SearchSettings
+
+    settings, name = scenario_settings('nao_gait_search', ['search.budget=5'])
+    assert name == 'nao_gait_search' and settings.budget == 5
+    strategy = settings.make_strategy()
+    assert isinstance(strategy, CmaStrategy) and strategy.header()['start'] == list(settings.start)
+    assert settings.output_dir('unused').parts[-3:] == ('out', 'nao_gait_search', 'search')
+    assert SearchSettings(output=str(tmp_path)).output_dir('x') == tmp_path
+    assert settings.updated(budget=None, key=9).key == 9
+    assert settings.updated(budget=None).budget == 5                  # None: keep
+    with pytest.raises(ValueError, match="where: unknown search parameter 'budgte'"):
+        SearchSettings.from_parameters({'budgte': 3}, 'where')
+    with pytest.raises(ValueError, match='setting start: expected 10 numbers'):
+        SearchSettings.from_parameters({'start': [0.6, 1.0]}, 'where')
+    with pytest.raises(ValueError, match='setting strategy: expected grid or cma-es'):
+        SearchSettings(strategy='random')

@@ -206,3 +206,20 @@ def test_continuous_mode_publishes_the_waves_at_the_control_rate(rig):
     assert len(moving) == 201                                  # 200 Hz for 1 s, both ends
     for t, q in moving[::20]:
         np.testing.assert_allclose(q, walk.continuous_rad(t - t0), atol=1e-9)
+
+
+def test_metrics_report_the_walk_under_way_and_the_finished_one(rig):
+    r = rig([P('params', value=PARAMS), P('auto_start', value=True)], speed=0.1, fall_at=3.0)
+    assert r.walker.robozoo_metrics() == {'walks': 0, 'state': 'idle', 'params': None}
+    r.run_for(1.5)
+    m = r.walker.robozoo_metrics()                      # under way: the walk so far, in metres
+    assert m['state'] == 'walking' and m['params'] == PARAMS and not m['fell']
+    assert m['forward_m'] == pytest.approx(0.1 * m['walk_time_s'], abs=1e-9)
+    assert m['walk_time_s'] == pytest.approx(1.45, abs=0.06)
+    assert m['lateral_m'] == 0.0 and m['min_torso_z_m'] == pytest.approx(0.33)
+    r.run_for(3.0)
+    m = r.walker.robozoo_metrics()                      # fell at 3 s: finished, fitness 0
+    assert m['state'] == 'done' and m['fell'] and m['fitness'] == 0.0
+    assert m['min_torso_z_m'] == pytest.approx(0.1)
+    assert m['distance_m'] == pytest.approx(m['statistics']['distance'] / 100)
+    assert m['walk_time_s'] == pytest.approx(3.0, abs=0.011)

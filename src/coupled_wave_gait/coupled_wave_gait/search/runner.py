@@ -82,6 +82,94 @@ class _Batch:
         return len(self.fitness) == len(self.candidates)
 
 
+class SearchSession:
+    """The bookkeeping of one search run, whoever evaluates: the journal in ``out_dir`` (created,
+    or checked against the strategy and resumed), the candidates ``seq < budget`` still to
+    evaluate in the strategy's order, the strategy's feedback, and the export at the end."""
+
+    def __init__(self, strategy, out_dir: str | os.PathLike, budget: int | None = None,
+                 accept_pct: float = 70.0, durable: bool = False):
+        self.strategy, self.budget, self.accept_pct = strategy, budget, accept_pct
+        self.out = Path(out_dir)
+        self.journal = Journal(self.out / 'journal.jsonl', durable=durable)
+        self.done = self.journal.load(strategy.header())
+        self.names = [a.name for a in strategy.space.axes]
+        self.evaluated = 0
+        self.best = max((r['stats']['fitness'] for r in self._in_budget()), default=None)
+        self.exhausted = False
+        self._batches = iter(strategy.batches())
+        self._open: deque[_Batch] = deque()
+        self._batch_of: dict[int, _Batch] = {}
+        self._ready: deque[Candidate] = deque()
+
+    @property
+    def total(self) -> int:
+        return self.budget if self.budget is not None else self.strategy.space.size
+
+    def recorded(self) -> int:
+        return sum(1 for _ in self._in_budget())
+
+    def _in_budget(self):
+        return (r for s, r in self.done.items() if self.budget is None or s < self.budget)
+
+    def next(self) -> Candidate | None:
+        """The next candidate to evaluate, or None: all handed out (``exhausted``), or CMA-ES
+        waiting for the results of its open generation."""
+        while not self._ready:
+            self._tell_complete()
+            if self.exhausted or (self.strategy.feedback and self._open):
+                return None
+            batch = next(self._batches, None)
+            keep = [] if batch is None else [
+                c for c in batch if self.budget is None or c.seq < self.budget]
+            if not keep:
+                self.exhausted = True
+                return None
+            entry = _Batch(keep, {}, len(keep) < len(batch))
+            self.exhausted = entry.truncated
+            self._open.append(entry)
+            for c in keep:
+                rec = self.done.get(c.seq)
+                if rec is None:
+                    self._batch_of[c.seq] = entry
+                    self._ready.append(c)
+                elif tuple(rec['values']) != c.values:
+                    raise SearchError(f'{self.journal.path}: candidate {c.seq} was '
+                                      f'{rec["values"]} but the strategy now proposes '
+                                      f'{list(c.values)}')
+                else:
+                    entry.fitness[c.seq] = rec['stats']['fitness']
+        return self._ready.popleft()
+
+    def record(self, cand: Candidate, result: Any) -> WalkStatistics:
+        """Journal one evaluated candidate (statistics or their dict; ``id`` becomes the
+        candidate's ``seq``)."""
+        stats = _as_stats(result, cand)
+        rec = {'seq': cand.seq, 'values': list(cand.values), 'info': cand.info,
+               'stats': stats.to_dict()}
+        self.journal.append(rec)
+        self.done[cand.seq] = rec
+        self._batch_of.pop(cand.seq).fitness[cand.seq] = stats.fitness
+        self.evaluated += 1
+        if self.best is None or stats.fitness > self.best:
+            self.best = stats.fitness
+        self._tell_complete()
+        return stats
+
+    def _tell_complete(self) -> None:
+        while self._open and self._open[0].complete():
+            entry = self._open.popleft()
+            if self.strategy.feedback and not entry.truncated:
+                self.strategy.tell(entry.candidates,
+                                   [entry.fitness[c.seq] for c in entry.candidates])
+
+    def export(self, extra: dict | None = None) -> dict:
+        """searches.txt, results.txt and summary.json from the journal; returns the summary."""
+        return export_run(self.out, list(self._in_budget()), self.names, self.accept_pct,
+                          {'strategy': self.strategy.header()['strategy'],
+                           'evaluated_this_run': self.evaluated, **(extra or {})})
+
+
 def run_search(strategy, evaluate: Evaluate, out_dir: str | os.PathLike, *,
                budget: int | None = None, workers: int = 1, progress: bool = True,
                build: Callable[[tuple], Any] = WalkParams.from_sequence,
@@ -91,10 +179,7 @@ def run_search(strategy, evaluate: Evaluate, out_dir: str | os.PathLike, *,
     ``out_dir`` does not hold yet; returns the run summary (also written to summary.json)."""
     if workers < 1:
         raise ValueError(f'search workers: expected >= 1, got {workers}')
-    out = Path(out_dir)
-    journal = Journal(out / 'journal.jsonl', durable=durable)
-    done = journal.load(strategy.header())
-    names = [a.name for a in strategy.space.axes]
+    session = SearchSession(strategy, out_dir, budget, accept_pct, durable)
     pool = None
     if workers > 1:
         pool = ProcessPoolExecutor(workers, mp_context=get_context('fork'),
@@ -112,54 +197,23 @@ def run_search(strategy, evaluate: Evaluate, out_dir: str | os.PathLike, *,
             fut.set_exception(e)
         return fut
 
-    in_budget = [r for s, r in done.items() if budget is None or s < budget]
-    best = max((r['stats']['fitness'] for r in in_budget), default=None)
-    bar = tqdm(total=budget if budget is not None else strategy.space.size, initial=len(in_budget),
-               unit='cand', disable=not progress, dynamic_ncols=True, smoothing=0.1)
-    bar.set_postfix(best=best)
-    batches = iter(strategy.batches())
-    open_batches: deque[_Batch] = deque()
-    batch_of: dict[int, _Batch] = {}
+    bar = tqdm(total=session.total, initial=session.recorded(), unit='cand',
+               disable=not progress, dynamic_ncols=True, smoothing=0.1)
+    bar.set_postfix(best=session.best)
     inflight: dict[Future, Candidate] = {}
-    exhausted = stopping = False
-    evaluated = 0
+    stopping = False
     t_start = time.monotonic()
     try:
         while True:
             if stop_event is not None and stop_event.is_set():
                 stopping = True
-            while (not exhausted and not stopping and len(inflight) < 2 * workers
-                   and not (strategy.feedback and open_batches)):
-                batch = next(batches, None)
-                if batch is None:
-                    exhausted = True
+            while not stopping and len(inflight) < 2 * workers:
+                cand = session.next()
+                if cand is None:
                     break
-                keep = [c for c in batch if budget is None or c.seq < budget]
-                if not keep:
-                    exhausted = True
-                    break
-                entry = _Batch(keep, {}, len(keep) < len(batch))
-                exhausted = entry.truncated
-                open_batches.append(entry)
-                for c in keep:
-                    rec = done.get(c.seq)
-                    if rec is None:
-                        batch_of[c.seq] = entry
-                        inflight[submit(c)] = c
-                    elif tuple(rec['values']) != c.values:
-                        raise SearchError(f'{journal.path}: candidate {c.seq} was {rec["values"]} '
-                                          f'but the strategy now proposes {list(c.values)}')
-                    else:
-                        entry.fitness[c.seq] = rec['stats']['fitness']
-            while open_batches and open_batches[0].complete():
-                entry = open_batches.popleft()
-                if strategy.feedback and not entry.truncated:
-                    strategy.tell(entry.candidates,
-                                  [entry.fitness[c.seq] for c in entry.candidates])
+                inflight[submit(cand)] = cand
             if not inflight:
-                if exhausted or stopping:
-                    break
-                continue  # everything pulled so far was in the journal: pull on
+                break
             try:
                 finished, _ = wait(list(inflight), timeout=0.5, return_when=FIRST_COMPLETED)
             except KeyboardInterrupt:
@@ -168,29 +222,17 @@ def run_search(strategy, evaluate: Evaluate, out_dir: str | os.PathLike, *,
             for fut in sorted(finished, key=lambda f: inflight[f].seq):
                 cand = inflight.pop(fut)
                 try:
-                    stats = _as_stats(fut.result(), cand)
-                except SearchError:
-                    raise
+                    result = fut.result()
                 except Exception as e:
                     raise SearchError(f'evaluating candidate {cand.seq} {list(cand.values)} '
                                       f'failed: {type(e).__name__}: {e}') from e
-                rec = {'seq': cand.seq, 'values': list(cand.values), 'info': cand.info,
-                       'stats': stats.to_dict()}
-                journal.append(rec)
-                done[cand.seq] = rec
-                batch_of.pop(cand.seq).fitness[cand.seq] = stats.fitness
-                evaluated += 1
-                if best is None or stats.fitness > best:
-                    best = stats.fitness
+                session.record(cand, result)
                 bar.update(1)
-                bar.set_postfix(best=f'{best:.3g}')
+                bar.set_postfix(best=f'{session.best:.3g}')
     finally:
         bar.close()
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
     wall = time.monotonic() - t_start
-    records = [r for s, r in done.items() if budget is None or s < budget]
-    return export_run(out, records, names, accept_pct, {
-        'strategy': strategy.header()['strategy'], 'evaluated_this_run': evaluated,
-        'stopped_early': stopping, 'wall_time_s': wall,
-        'candidates_per_s': evaluated / wall if wall > 0 else 0.0})
+    return session.export({'stopped_early': stopping, 'wall_time_s': wall,
+                           'candidates_per_s': session.evaluated / wall if wall > 0 else 0.0})

@@ -1,0 +1,6 @@
+"""`ros2 launch launch/nao_gait_search.launch.py`: the nao_gait_search scenario under ROS 2."""
+from zoo_bringup.ros_launch import scenario_launch_description
+
+
+def generate_launch_description():
+    return scenario_launch_description('nao_gait_search')

@@ -1,0 +1,100 @@
+"""Gait candidates evaluated on the simulator: ``ScenarioEvaluator(scenario)(params)``.
+
+The scenario's nodes (simulator, joint PID, Walker) are built once per process, on the embedded
+lockstep executor, the first time a candidate is evaluated; every candidate after that reuses them.
+The Walker resets the world and the PID node before each walk (its ``reset_services``) at a fixed
+phase of the simulator's publishing, so a candidate's statistics do not depend on what ran before
+it in the process (R15) and a search's results do not depend on how candidates are spread over
+worker processes (R24). The scenario's search node, if any, is left out: it is the caller.
+
+Robust scoring (``starts``): an open-loop gait can depend on the exact state it starts from, and a
+walk that only works from one instant may not survive a small change of the model or its
+numerics. With several ``starts`` (the Walker's ``settle_time``, s after the reset), each candidate
+walks once per start and is scored by its worst walk (a fall first, then the lowest fitness).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..evaluation import WalkStatistics
+from ..nao_walk import WalkParams
+
+SEARCH_NODE = ('coupled_wave_gait', 'gait_search')
+WALKER_NODE = ('coupled_wave_gait', 'walker')
+START_TIMEOUT_S = 2.0  # sim s from start_walk to the first step (reset, settle): generous
+
+
+class EvaluatorError(RuntimeError):
+    pass
+
+
+class ScenarioEvaluator:
+    """``evaluate(WalkParams) -> WalkStatistics`` on one embedded run of ``scenario`` (a name under
+    config/scenarios or a .yaml path); ``overrides`` are ``node.param=value`` as for ``robozoo run
+    --set``. The run is built at the first call, so forked worker processes each build their own."""
+
+    def __init__(self, scenario: str = 'nao_gait_search', overrides: Sequence[str] = (),
+                 starts: Sequence[float] = ()):
+        from zoo_bringup.scenario import apply_overrides, load_scenario
+
+        self.starts = tuple(float(s) for s in starts)
+        if any(not s >= 0.0 for s in self.starts):
+            raise EvaluatorError(f'evaluator starts: expected settle times >= 0 s, got '
+                                 f'{list(self.starts)}')
+        sc = load_scenario(scenario)
+        walkers = [n.name for n in sc.nodes if (n.package, n.executable) == WALKER_NODE]
+        if len(walkers) != 1:
+            raise EvaluatorError(f'{sc.path}: nodes: expected exactly one coupled_wave_gait/walker '
+                                 f'node, found {len(walkers)}')
+        self.walker_name = walkers[0]
+        sc = apply_overrides(sc, [f'{self.walker_name}.auto_start=false', *overrides])
+        sc.nodes = [n for n in sc.nodes if (n.package, n.executable) != SEARCH_NODE]
+        self.scenario = sc
+        self._run = None
+        self._walker = None
+        self._finished = None
+
+    def __call__(self, params: WalkParams) -> WalkStatistics:
+        if self._run is None:
+            self._build()
+        if not self.starts:
+            return self._walk(params)
+        walks = []
+        for settle in self.starts:
+            self._walker.settle_time = settle
+            walks.append(self._walk(params))
+        return min(walks, key=lambda s: (not s.fallen, s.fitness))
+
+    def _walk(self, params: WalkParams) -> WalkStatistics:
+        from zoo_runtime import rclpy
+
+        walker = self._walker
+        walker.params = params
+        ok, message = walker.start()
+        if not ok:
+            raise EvaluatorError(f'walker {self.walker_name}: {message}')
+        self._finished = rclpy.task.Future()
+        limit = walker.eval_config.duration_s + walker.settle_time + START_TIMEOUT_S
+        self._run.executor.spin_until_future_complete(self._finished, timeout_sec=limit)
+        if not self._finished.done():
+            raise EvaluatorError(f'walker {self.walker_name}: the walk did not end within '
+                                 f'{limit:g} s of simulated time (state {walker.state})')
+        return walker.last_statistics
+
+    def _build(self) -> None:
+        from zoo_bringup.runner import ScenarioRun
+        from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
+
+        self._run = ScenarioRun(self.scenario)
+        self._walker = self._run.nodes[self.walker_name]
+        self._walker.create_subscription(WalkStatisticsMsg, 'walk_statistics', self._on_done, 10)
+        self._run.run(0.05)  # latched robot_description in, services up
+
+    def _on_done(self, _msg) -> None:
+        if self._finished is not None and not self._finished.done():
+            self._finished.set_result(True)
+
+    def close(self) -> None:
+        if self._run is not None:
+            self._run.close()
+            self._run = self._walker = None

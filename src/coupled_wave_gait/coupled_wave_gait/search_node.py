@@ -1,0 +1,148 @@
+"""The gait search node: the seed's "search walks" button as a ROS 2 client of the Walker.
+
+One candidate at a time: ``set_params`` (zoo_interfaces/SetWalkParams), ``start_walk``
+(std_srvs/Trigger), then the result on ``walk_statistics``; every result goes to the search
+journal, so the run resumes where it stopped and shares its journal with the parallel command
+(``python -m coupled_wave_gait.search <scenario>``, same settings and output). Service and topic
+names are relative: put the node in the Walker's namespace.
+
+Parameters: the search settings (``strategy``, ``key``, ``budget``, ``sigma0``, ``start``,
+``accept_pct``, ``output``; see search/settings.py) and ``workers``, which only the parallel
+command uses (``starts``, its robust scoring, is refused here). A relative ``output`` is taken
+from the workspace root.
+"""
+from __future__ import annotations
+
+from dataclasses import fields
+
+from zoo_runtime import rclpy
+from zoo_runtime.interfaces.std_srvs.srv import Trigger
+from zoo_runtime.interfaces.zoo_interfaces.msg import WalkParams as WalkParamsMsg
+from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
+from zoo_runtime.interfaces.zoo_interfaces.srv import SetWalkParams
+
+from joint_pid_control.params import ParameterError
+
+from .evaluation import WalkStatistics
+from .nao_walk import PARAM_NAMES
+from .search.runner import SearchSession
+from .search.settings import SearchSettings
+
+Node = rclpy.node.Node
+Parameter = rclpy.parameter.Parameter
+
+IDLE, SETTING, STARTING, WALKING, DONE = 'idle', 'setting', 'starting', 'walking', 'done'
+POLL_PERIOD = 0.05  # s of sim time between checks for the next candidate
+DEFAULT_OUTPUT = 'out/gait_search'
+
+
+class GaitSearch(Node):
+    def __init__(self, **kwargs):
+        super().__init__('gait_search', **kwargs)
+        d = SearchSettings()
+        values = {
+            'strategy': self.declare_parameter('strategy', d.strategy).value,
+            'key': self.declare_parameter('key', d.key).value,
+            'budget': self.declare_parameter('budget', d.budget).value,
+            'sigma0': self.declare_parameter('sigma0', d.sigma0).value,
+            'start': self.declare_parameter('start', Parameter.Type.DOUBLE_ARRAY).value or (),
+            'workers': self.declare_parameter('workers', d.workers).value,
+            'accept_pct': self.declare_parameter('accept_pct', d.accept_pct).value,
+            'output': self.declare_parameter('output', d.output).value,
+            'starts': self.declare_parameter('starts', Parameter.Type.DOUBLE_ARRAY).value or (),
+        }
+        try:
+            self.settings = SearchSettings.from_parameters(values, self.get_name())
+        except ValueError as e:
+            raise ParameterError(str(e)) from None
+        if self.settings.starts:
+            raise ParameterError(f'{self.get_name()}: parameter starts: the node walks each '
+                                 'candidate once; robust scoring is python -m '
+                                 'coupled_wave_gait.search --starts')
+        self.output = self.settings.output_dir(DEFAULT_OUTPUT)
+        self.session = SearchSession(self.settings.make_strategy(), self.output,
+                                     self.settings.budget or None, self.settings.accept_pct)
+        self.state = IDLE
+        self.summary: dict | None = None
+        self._candidate = None
+        self._set_params = self.create_client(SetWalkParams, 'set_params')
+        self._start_walk = self.create_client(Trigger, 'start_walk')
+        self.create_subscription(WalkStatisticsMsg, 'walk_statistics', self._on_statistics, 10)
+        self._timer = self.create_timer(POLL_PERIOD, self._poll)
+        self.get_logger().info(
+            f'{self.settings.strategy} search into {self.output}: '
+            f'{self.session.recorded()} of {self.session.total} candidates already journaled')
+
+    def _poll(self) -> None:
+        if self.state != IDLE:
+            return
+        if not (self._set_params.service_is_ready() and self._start_walk.service_is_ready()):
+            self.get_logger().info('waiting for the walker services', once=True)
+            return
+        cand = self.session.next()
+        if cand is None:
+            self._finish()
+            return
+        self._candidate, self.state = cand, SETTING
+        msg = WalkParamsMsg(**dict(zip(PARAM_NAMES, cand.values)))
+        future = self._set_params.call_async(SetWalkParams.Request(params=msg))
+        future.add_done_callback(self._on_params_set)
+
+    def _on_params_set(self, future) -> None:
+        res = future.result()
+        if not res.success:
+            self._fail(f'set_params refused candidate {self._candidate.seq}: {res.message}')
+            return
+        self.state = STARTING
+        self._start_walk.call_async(Trigger.Request()).add_done_callback(self._on_started)
+
+    def _on_started(self, future) -> None:
+        res = future.result()
+        if not res.success:
+            self._fail(f'start_walk failed for candidate {self._candidate.seq}: {res.message}')
+            return
+        self.state = WALKING
+
+    def _on_statistics(self, msg: WalkStatisticsMsg) -> None:
+        if self.state != WALKING:
+            return
+        stats = WalkStatistics(**{f.name: getattr(msg, f.name) for f in fields(WalkStatistics)})
+        stats = self.session.record(self._candidate, stats)
+        self.get_logger().info(
+            f'candidate {stats.id} ({self.session.recorded()}/{self.session.total}): '
+            f'{"FALLEN" if stats.fallen else f"{stats.distance_x:.1f} cm"}, fitness '
+            f'{stats.fitness:.4g}, best {self.session.best:.4g}')
+        self.state = IDLE
+
+    def _fail(self, reason: str) -> None:
+        self.get_logger().error(f'search stopped: {reason}')
+        self._finish()
+
+    def _finish(self) -> None:
+        self._timer.cancel()
+        self.state = DONE
+        self.summary = self.session.export()
+        best = self.summary['best']
+        self.get_logger().info(
+            f"search done: {self.summary['candidates']} candidates, {self.summary['fallen']} "
+            f"fallen, best fitness {best['fitness'] if best else None} -> {self.output}")
+
+    def robozoo_metrics(self) -> dict:
+        out = {'state': self.state, 'output': str(self.output),
+               'candidates': self.session.recorded(), 'budget': self.session.total,
+               'evaluated_this_run': self.session.evaluated, 'best_fitness': self.session.best}
+        if self.summary is not None:
+            out['summary'] = self.summary
+        return out
+
+
+def main(args=None):
+    rclpy.init(args=args)
+    node = GaitSearch()
+    try:
+        rclpy.spin(node)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()

@@ -1,0 +1,79 @@
+"""Issue 5 acceptance, as a user runs it: `bin/robozoo run nao_walk --duration 6 --record` walks
+the Nao forward at least 0.6 m without falling, with lateral deviation under 0.15 m and the torso
+never below 0.2 m (recorded ground truth and summary metrics); the same seed gives the same walk;
+the report plots the run."""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from zoo_bringup.report import write_report
+from zoo_runtime.bag import read_bag
+
+WS = Path(__file__).resolve().parents[1]
+ROBOZOO = WS / 'bin' / 'robozoo'
+DURATION = 6.0
+ODOM = '/nao/odometry/ground_truth'
+
+
+def robozoo(*args):
+    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'AMENT_PREFIX_PATH')}
+    r = subprocess.run([str(ROBOZOO), *args], cwd=WS, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r
+
+
+@pytest.fixture(scope='module')
+def runs(tmp_path_factory):
+    """The walk recorded, and the same scenario and seed again without recording."""
+    a, b = tmp_path_factory.mktemp('walk'), tmp_path_factory.mktemp('again')
+    robozoo('run', 'nao_walk', '--duration', str(DURATION), '--record', '--output', str(a),
+            '--quiet')
+    robozoo('run', 'nao_walk', '--duration', str(DURATION), '--output', str(b), '--quiet')
+    return a, b
+
+
+def summary(out: Path) -> dict:
+    return json.loads((out / 'summary.json').read_text())
+
+
+def test_walks_forward_straight_and_upright_in_the_recorded_ground_truth(runs):
+    odom = read_bag(runs[0] / 'bag', [ODOM])[ODOM]
+    x, y, z = (odom[f'pose.pose.position.{k}'] for k in 'xyz')
+    assert odom.t[-1] - odom.t[0] >= DURATION - 0.05          # the whole run is recorded
+    assert x[-1] - x[0] >= 0.6
+    assert np.max(np.abs(y - y[0])) < 0.15                    # at every instant, not only the end
+    assert z.min() >= 0.2
+
+
+def test_summary_metrics_report_the_walk(runs):
+    s = summary(runs[0])
+    w = s['metrics']['walker']
+    assert s['sim_time'] == DURATION and w['walks'] == 1 and w['state'] == 'walking'
+    assert not w['fell'] and not s['robots']['nao']['fell']
+    assert w['walk_time_s'] >= DURATION - 0.1                 # walking from the start
+    assert w['forward_m'] >= 0.6 and abs(w['lateral_m']) < 0.15
+    assert w['min_torso_z_m'] >= 0.2 and s['robots']['nao']['min_base_height'] >= 0.2
+    assert w['fitness'] > 0.0 and w['statistics']['fallen'] is False
+    odom = read_bag(runs[0] / 'bag', [ODOM])[ODOM]            # the walker saw the ground truth
+    assert w['forward_m'] == pytest.approx(odom['pose.pose.position.x'][-1], abs=0.02)
+
+
+def test_same_seed_same_walk(runs):
+    a, b = summary(runs[0]), summary(runs[1])
+    assert a['seed'] == b['seed'] == 0
+    assert a['metrics'] == b['metrics'] and a['robots'] == b['robots']
+
+
+def test_report_plots_trajectory_and_leg_joints(runs):
+    files = write_report(runs[0])
+    assert sorted(p.name for p in files) == ['nao_joints.png', 'nao_trajectory.png']
+    for p in files:
+        data = p.read_bytes()
+        assert data[:8] == b'\x89PNG\r\n\x1a\n'
+        width, height = int.from_bytes(data[16:20], 'big'), int.from_bytes(data[20:24], 'big')
+        assert width >= 700 and height >= 400

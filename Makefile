@@ -7,7 +7,7 @@ COLCON := $(VENV)/bin/colcon --log-base $(WS)/log
 COLCON_SEL = $(shell cat $(WS)/install/.robozoo_colcon_selection 2>/dev/null)
 ENV := source $(WS)/tools/env.sh &&
 
-.PHONY: setup build demo test test-packages test-workspace bench clean
+.PHONY: setup build demo test bench clean
 
 setup:
 	@bash tools/setup.sh
@@ -15,7 +15,7 @@ setup:
 build: setup
 
 demo: setup
-	@$(WS)/bin/robozoo run $${DEMO:-talker_listener} --output $(WS)/out/demo
+	@$(WS)/bin/robozoo run $${DEMO:-nao_walk} --record --report --output $(WS)/out/demo
 
 test: setup
 	@$(ENV) $(COLCON) test --base-paths src $(COLCON_SEL) --event-handlers console_cohesion+ summary+ status- \

@@ -35,6 +35,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="follow the run in MuJoCo's viewer (needs a display; real-time paced)")
     run.add_argument('--snapshot', action='store_true',
                      help='render <output>/snapshot.png of the final state (offscreen EGL/OSMesa)')
+    run.add_argument('--report', action='store_true',
+                     help='write PNG plots (base trajectory, leg joints) into the output directory')
     run.add_argument('--quiet', action='store_true', help='no progress bar')
     return p
 
@@ -78,6 +80,10 @@ def _cmd_run(args) -> int:
                                real_time_factor=args.real_time_factor, on_progress=bar.update,
                                viewer=args.viewer, snapshot=args.snapshot)
     print(format_summary(summary, output))
+    if args.report:
+        from .report import write_report
+        for path in write_report(output):
+            print(f'  plot: {path}')
     return 0
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.std_srvs.srv import Trigger
 from zoo_runtime.interfaces.zoo_interfaces.msg import WalkParams as WalkParamsMsg
 from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
@@ -137,12 +138,4 @@ class GaitSearch(Node):
 
 
 def main(args=None):
-    rclpy.init(args=args)
-    node = GaitSearch()
-    try:
-        rclpy.spin(node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_node(GaitSearch, args)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 
 from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.std_msgs.msg import String
@@ -277,12 +278,4 @@ class Walker(Node):
 
 
 def main(args=None):
-    rclpy.init(args=args)
-    node = Walker()
-    try:
-        rclpy.spin(node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_node(Walker, args)

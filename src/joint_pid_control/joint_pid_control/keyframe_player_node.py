@@ -10,7 +10,7 @@ from zoo_runtime import rclpy
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 
 from . import keyframes
-from .node_main import spin_node
+from zoo_runtime.entry import spin_node
 from .params import ParameterError
 
 Node = rclpy.node.Node

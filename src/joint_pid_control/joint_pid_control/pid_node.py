@@ -25,7 +25,7 @@ from zoo_runtime.interfaces.std_srvs.srv import Empty
 from .control_loop import DEFAULT_GAINS, DEFAULT_RATE_HZ, PRESETS, ControlLoop
 from .joint_limits import KEYS as LIMIT_KEYS
 from .joint_limits import JointLimits, limits_from_params, limits_from_urdf
-from .node_main import spin_node
+from zoo_runtime.entry import spin_node
 from .params import GAIN_KEYS, ParameterError, gains_parameters, parse_gains
 
 Node = rclpy.node.Node

@@ -19,7 +19,7 @@ import yaml
 from zoo_runtime import rclpy
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 
-from .node_main import spin_node
+from zoo_runtime.entry import spin_node
 from .params import ParameterError
 from .teleop_keys import NAO_GROUPS, Teleop
 

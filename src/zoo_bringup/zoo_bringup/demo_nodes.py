@@ -3,6 +3,7 @@ sim time) before any robot exists. Same node code under real rclpy and the embed
 from __future__ import annotations
 
 from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.std_msgs.msg import String
 from zoo_runtime.interfaces.std_srvs.srv import Trigger
 from zoo_runtime.interfaces.zoo_interfaces.msg import Counter
@@ -69,21 +70,9 @@ class Listener(Node):
         return {'received': self.received, 'last': self.last}
 
 
-def _main(cls, args=None):
-    rclpy.init(args=args)
-    node = cls()
-    try:
-        rclpy.spin(node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
-
-
 def talker_main(args=None):
-    _main(Talker, args)
+    spin_node(Talker, args)
 
 
 def listener_main(args=None):
-    _main(Listener, args)
+    spin_node(Listener, args)

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.builtin_interfaces.msg import Time
 from zoo_runtime.interfaces.geometry_msgs.msg import (Point, Pose, PoseWithCovariance,
                                                        Quaternion, Transform, TransformStamped,
@@ -434,13 +435,8 @@ def _transforms(stamp, frames: list[tuple[str, str]], pos: np.ndarray, quat: np.
 
 
 def main(args=None) -> None:
-    rclpy.init(args=args)
-    node = Simulator(parameter_overrides=[Parameter('use_sim_time', value=True)])
-    node.run_free()
-    try:
-        rclpy.spin(node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    def make() -> Simulator:  # standalone: the node steps physics itself and publishes /clock
+        node = Simulator(parameter_overrides=[Parameter('use_sim_time', value=True)])
+        node.run_free()
+        return node
+    spin_node(make, args)

@@ -1,0 +1,41 @@
+"""spin_node: what every node executable's main() does, in the embedded world."""
+from zoo_runtime import entry
+from zoo_runtime.embedded import node as node_mod
+import zoo_runtime.embedded as rclpy
+
+
+class Once(node_mod.Node):
+    """Shuts the process down from its first timer tick."""
+    ticks = 0
+    destroyed = False
+
+    def __init__(self):
+        super().__init__('once')
+        self.create_timer(0.01, self._tick)
+
+    def _tick(self):
+        Once.ticks += 1
+        rclpy.shutdown()
+
+    def destroy_node(self):
+        Once.destroyed = True
+        return super().destroy_node()
+
+
+def test_spin_node_inits_spins_until_shutdown_and_cleans_up(monkeypatch):
+    monkeypatch.setattr('zoo_runtime.rclpy', rclpy)
+    entry.spin_node(Once, args=[])
+    assert Once.ticks == 1 and Once.destroyed
+    assert not rclpy.ok()
+
+
+def test_a_failing_factory_still_shuts_down(monkeypatch):
+    monkeypatch.setattr('zoo_runtime.rclpy', rclpy)
+
+    def broken():
+        raise ValueError('bad parameter')
+    try:
+        entry.spin_node(broken, args=[])
+    except ValueError as exc:
+        assert 'bad parameter' in str(exc)
+    assert not rclpy.ok()

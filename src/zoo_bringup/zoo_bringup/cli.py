@@ -92,10 +92,14 @@ def format_summary(summary: dict, output: Path) -> str:
     lines = [f"scenario {summary['scenario']} (seed {summary['seed']}): "
              f"{summary['sim_time']:.3f} s simulated in {summary['wall_time']:.3f} s wall"
              + (f', {rtf:.1f}x real time' if rtf else '')]
+    # nested values (per-candidate records, warning lists ...) stay in summary.json only
     for name, data in summary.get('robots', {}).items():
-        lines.append(f'  robot {name}: ' + ', '.join(f'{k}={_fmt(v)}' for k, v in data.items()))
+        lines.append(f'  robot {name}: ' + ', '.join(f'{k}={_fmt(v)}' for k, v in data.items()
+                                                    if not isinstance(v, dict)))
     for name, data in summary.get('metrics', {}).items():
-        lines.append(f'  {name}: ' + ', '.join(f'{k}={_fmt(v)}' for k, v in data.items()))
+        lines.append(f'  {name}: ' + ', '.join(f'{k}={_fmt(v)}' for k, v in data.items()
+                                               if not isinstance(v, (dict, list)) or
+                                               _is_number_list(v)))
     if 'bag' in summary:
         total = sum(summary.get('recorded', {}).values())
         lines.append(f"  recorded {total} messages to {summary['bag']}")
@@ -105,10 +109,14 @@ def format_summary(summary: dict, output: Path) -> str:
     return '\n'.join(lines)
 
 
+def _is_number_list(v) -> bool:
+    return isinstance(v, list) and len(v) <= 12 and all(isinstance(x, (int, float)) for x in v)
+
+
 def _fmt(v) -> str:
     if isinstance(v, float):
         return f'{v:.4g}'
-    if isinstance(v, (list, tuple)) and v and all(isinstance(x, float) for x in v):
+    if isinstance(v, (list, tuple)) and v and all(isinstance(x, (int, float)) for x in v):
         return '[' + ', '.join(f'{x:.4g}' for x in v) + ']'
     return str(v)
 

@@ -225,7 +225,7 @@ def test_joint_motor_parameter_selects_the_motor_model():
 @pytest.mark.parametrize('params,match', [
     ({'robot_names': ['a', 'a'], **robot_params('a')}, "robot name 'a' is used twice"),
     ({'backend': 'bullet'}, "parameter backend: expected 'mujoco' or 'gazebo'"),
-    ({'robots.w.package': 'no_such_description'}, "'no_such_description' not found"),
+    ({'robots.w.package': 'no_such_description'}, 'no_such_description: description package not found'),
     ({'robots.w.xacro_args': ['oops']}, "xacro_args: expected 'name:=value'"),
     ({'world': 'atlantis'}, "world 'atlantis' not found"),
     ({'gravity': [0.0, -9.8]}, 'parameter gravity: expected 3 numbers'),

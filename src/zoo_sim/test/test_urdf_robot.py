@@ -58,7 +58,7 @@ def test_gazebo_contact_tags_are_parsed_and_unknown_ones_warn():
                                        '</gazebo><gazebo reference="right_foot">'})
     desc = parse_urdf(text, 'walker.urdf')
     left = desc.surfaces['left_foot']
-    assert (left.mu1, left.mu2, left.kp, left.kd, left.min_depth, left.max_vel) == \
+    assert (left.mu, left.mu2, left.kp, left.kd, left.min_depth, left.max_vel) == \
         (0.9, 0.9, 1e6, 100.0, 0.001, 0.1)
     assert desc.self_collide == {'left_foot'}
     assert desc.warnings == ['walker.urdf: gazebo[left_foot]/sparkle: not represented by the '
@@ -122,3 +122,17 @@ def test_robot_geoms_get_the_mapped_contact():
     w0 = m.geom(m.body_geomadr[m.body('w/base_link').id])
     assert (w0.contype[0] & foot.conaffinity[0]) == 0 and (foot.contype[0] & w0.conaffinity[0]) == 0
     assert (foot.contype[0] & ground.conaffinity[0]) != 0
+
+
+@pytest.mark.parametrize('args, message', [
+    ({'variant': 'bogus'}, "arg 'variant' = 'bogus' is not one of: elastomer, plain"),
+    ({'modules': 0}, "arg 'modules' = 0 is out of range: expected an int >= 2"),
+    ({'colour': 'red'}, "unknown xacro arg 'colour'"),
+])
+def test_description_args_are_validated_before_xacro_runs(args, message):
+    """Packages declaring config/xacro_args.yaml go through zoo_description_tools: one clean line
+    naming the package, the arg and what is allowed (not xacro's expression dump)."""
+    with pytest.raises(SimConfigError) as err:
+        load_description('snake_description', args)
+    text = str(err.value)
+    assert text.startswith('snake_description: ') and message in text and '\n' not in text

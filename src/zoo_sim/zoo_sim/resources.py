@@ -9,6 +9,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from zoo_description_tools import DescriptionError
+from zoo_description_tools import find_description as _find_description
+
 from . import SimConfigError
 
 RESOURCE_ENV = ('GZ_SIM_RESOURCE_PATH', 'IGN_GAZEBO_RESOURCE_PATH', 'SDF_PATH')
@@ -48,16 +51,12 @@ def find_world(name_or_path: str) -> Path:
 
 
 def find_description(pkg: str) -> Path:
-    """The directory of a description package: ``share/<pkg>`` on AMENT_PREFIX_PATH first (the
-    installed package), then ``<ws>/src/<pkg>``."""
-    for prefix in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep):
-        if prefix and (Path(prefix) / 'share' / pkg / 'package.xml').is_file():
-            return Path(prefix) / 'share' / pkg
-    ws = workspace_root()
-    if ws is not None and (ws / 'src' / pkg / 'package.xml').is_file():
-        return ws / 'src' / pkg
-    raise SimConfigError(f"description package '{pkg}' not found on AMENT_PREFIX_PATH nor in "
-                         f"{ws / 'src' if ws else '<no workspace>'}")
+    """The directory of a description package (installed share/<pkg> first, then
+    <ws>/src/<pkg>): :func:`zoo_description_tools.find_description` with the simulator's error."""
+    try:
+        return _find_description(pkg)
+    except DescriptionError as exc:
+        raise SimConfigError(str(exc)) from None
 
 
 def resolve_uri(uri: str, base_dir: Path, where: str) -> Path:

@@ -38,7 +38,8 @@ class Pose:
 
 @dataclasses.dataclass
 class Surface:
-    """Contact surface of a collision, in Gazebo/ODE terms (None = not given)."""
+    """Contact surface in Gazebo/ODE terms (None = not given): an SDF collision's
+    <surface>, or a URDF link's <gazebo> mu1 (here `mu`), mu2, kp, kd, minDepth, maxVel."""
     mu: float | None = None
     mu2: float | None = None
     kp: float | None = None

@@ -13,11 +13,15 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Mapping
 
+from zoo_description_tools import DescriptionError, xacro_to_urdf
+from zoo_description_tools.xacro_args import ARGS_FILE
+
 from . import SimConfigError
 from .resources import find_description, resolve_uri
+from .sdf_world import Surface
 
 ACTUATED = ('revolute', 'continuous', 'prismatic')
-GAZEBO_LINK_TAGS = {'mu1': 'mu1', 'mu2': 'mu2', 'kp': 'kp', 'kd': 'kd', 'minDepth': 'min_depth',
+GAZEBO_LINK_TAGS = {'mu1': 'mu', 'mu2': 'mu2', 'kp': 'kp', 'kd': 'kd', 'minDepth': 'min_depth',
                     'maxVel': 'max_vel'}
 # Rendering-only or ROS-plumbing tags of <gazebo> blocks: nothing for the physics to do.
 GAZEBO_IGNORED = {'material', 'visual', 'turnGravityOff', 'provideFeedback',
@@ -41,16 +45,6 @@ class JointInfo:
 
 
 @dataclasses.dataclass
-class LinkSurface:
-    mu1: float | None = None
-    mu2: float | None = None
-    kp: float | None = None
-    kd: float | None = None
-    min_depth: float | None = None
-    max_vel: float | None = None
-
-
-@dataclasses.dataclass
 class RobotDescription:
     name: str                  # <robot name>
     urdf: str                  # the processed URDF text
@@ -58,7 +52,7 @@ class RobotDescription:
     root_link: str
     links: list[str]
     joints: list[JointInfo]    # every joint, in document order
-    surfaces: dict[str, LinkSurface]
+    surfaces: dict[str, Surface]  # per link, from <gazebo reference> mu1/mu2/kp/...
     self_collide: set[str]     # links whose <gazebo> block enables self collision
     gazebo_blocks: list[ET.Element]
     # Gazebo sensors: (link, type, name, <sensor> element)
@@ -115,8 +109,19 @@ def _xacro_value(v: object) -> str:
 
 def load_description(package: str, args: Mapping[str, object] | None = None,
                      robot: str | None = None) -> RobotDescription:
+    """A robot from its description package. A package that declares its xacro arguments
+    (``config/xacro_args.yaml``) goes through :func:`zoo_description_tools.xacro_to_urdf`, which
+    validates them (one clear line for an unknown arg or a bad value) and fills the defaults."""
     path = description_file(package, robot)
-    text = run_xacro(path, args) if path.suffix == '.xacro' else path.read_text()
+    if path.suffix != '.xacro':
+        text = path.read_text()
+    elif robot is None and (path.parent.parent / ARGS_FILE).is_file():
+        try:
+            text = xacro_to_urdf(package, args)
+        except DescriptionError as exc:
+            raise SimConfigError(f"{package}: {' '.join(str(exc).split())}") from None
+    else:
+        text = run_xacro(path, args)
     return parse_urdf(text, str(path))
 
 
@@ -185,7 +190,7 @@ def _gazebo_block(block: ET.Element, desc: RobotDescription) -> None:
         if ref in {j.name for j in desc.joints}:
             return  # joint-level Gazebo tags (implicitSpringDamper ...): nothing for MuJoCo
         raise SimConfigError(f"{where}: reference '{ref}' names no link of the robot")
-    surface = desc.surfaces.setdefault(ref, LinkSurface()) if ref else None
+    surface = desc.surfaces.setdefault(ref, Surface()) if ref else None
     for child in block:
         tag = child.tag
         if surface is not None and tag in GAZEBO_LINK_TAGS:

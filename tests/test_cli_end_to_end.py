@@ -37,3 +37,14 @@ def test_errors_are_one_line_with_nonzero_exit(tmp_path):
 def test_works_from_any_directory(tmp_path):
     r = robozoo('list', cwd=tmp_path)
     assert r.returncode == 0 and 'talker_listener' in r.stdout
+
+
+def test_bad_xacro_arg_is_one_clear_line(tmp_path):
+    sc = tmp_path / 'bad.yaml'
+    sc.write_text('world: empty\nrobots:\n  - {name: snake, package: snake_description, '
+                  'args: {modules: 0}}\n')
+    r = robozoo('run', str(sc), '--duration', '0.1', '--output', str(tmp_path / 'out'))
+    assert r.returncode == 2
+    line = r.stderr.strip().splitlines()[-1]
+    assert line.startswith('robozoo: error: snake_description: ') and "arg 'modules'" in line
+    assert 'expected an int >= 2' in line and 'Traceback' not in r.stderr

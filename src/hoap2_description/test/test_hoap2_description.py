@@ -18,6 +18,7 @@ from hoap2_description import (ANKLE_TO_SOLE_M, JOINTS, MOTOR_MAX_TORQUE_NM,
                                MOTOR_MAX_VELOCITY_RAD_S, SOLE_SIZE_M, TOTAL_MASS_KG)
 from zoo_description_tools import (DescriptionError, find_description, load_pinocchio,
                                    parse_urdf, total_mass, xacro_to_urdf)
+from zoo_description_tools import frame_xyz, load_config, pinocchio_at
 from zoo_description_tools.support import convex_hull_margin
 from zoo_description_tools.testing import standard_checks
 
@@ -31,9 +32,6 @@ def urdf(**args) -> str:
     return xacro_to_urdf(PKG, args)
 
 
-def config(name: str) -> dict:
-    with open(find_description(PKG) / 'config' / f'{name}.yaml', encoding='utf-8') as f:
-        return yaml.safe_load(f)
 
 
 def mujoco_at(text: str, base_xyz=(0.0, 0.0, 0.0), joints: dict | None = None):
@@ -48,19 +46,8 @@ def mujoco_at(text: str, base_xyz=(0.0, 0.0, 0.0), joints: dict | None = None):
     return m, d
 
 
-def pinocchio_at(text: str, joints: dict[str, float], base_xyz=(0.0, 0.0, 0.0)):
-    model, data = load_pinocchio(text)
-    q = pin.neutral(model)
-    q[:3] = base_xyz
-    for name, value in joints.items():
-        q[model.joints[model.getJointId(name)].idx_q] = value
-    pin.forwardKinematics(model, data, q)
-    pin.updateFramePlacements(model, data)
-    return model, data, q
 
 
-def frame_xyz(model, data, name: str) -> np.ndarray:
-    return data.oMf[model.getFrameId(name)].translation.copy()
 
 
 def sole_geom(m: mujoco.MjModel, s: str) -> int:
@@ -249,7 +236,7 @@ def test_sole_contact_values_reach_the_sdf(tmp_path, mu):
 def test_initial_pose_stands_flat_without_self_contact():
     """With the base upright, all sole corners touch the ground (soles level), knees bent 40 deg
     as in the sample walk's first frame, and no shapes of the robot touch each other."""
-    pose = config('initial_pose')
+    pose = load_config(PKG, 'initial_pose')
     assert pose['base']['rpy'] == [0.0, 0.0, 0.0]
     m, d = mujoco_at(urdf(), pose['base']['xyz'], pose['joints'])
     for s in ('l', 'r'):
@@ -260,7 +247,7 @@ def test_initial_pose_stands_flat_without_self_contact():
 
 def test_initial_pose_com_above_the_soles():
     """The CoM projection lies inside the double-support polygon with at least 3 cm margin."""
-    pose = config('initial_pose')
+    pose = load_config(PKG, 'initial_pose')
     m, d = mujoco_at(urdf(), pose['base']['xyz'], pose['joints'])
     corners = np.vstack([sole_bottom_corners(m, d, s) for s in ('l', 'r')])
     model, data, q = pinocchio_at(urdf(), pose['joints'], pose['base']['xyz'])

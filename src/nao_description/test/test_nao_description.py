@@ -18,6 +18,7 @@ from nao_description import (FOOT_HEIGHT_M, H25_JOINTS, HIP_OFFSET_Y_M, HIP_OFFS
                              THIGH_LENGTH_M, TIBIA_LENGTH_M, TOTAL_MASS_KG)
 from zoo_description_tools import (DescriptionError, find_description, load_pinocchio,
                                    parse_urdf, total_mass, xacro_to_urdf)
+from zoo_description_tools import frame_xyz, load_config, pinocchio_at
 from zoo_description_tools.support import convex_hull_margin
 from zoo_description_tools.testing import standard_checks
 
@@ -31,9 +32,6 @@ def urdf(**args) -> str:
     return xacro_to_urdf(PKG, args)
 
 
-def config(name: str) -> dict:
-    with open(find_description(PKG) / 'config' / f'{name}.yaml', encoding='utf-8') as f:
-        return yaml.safe_load(f)
 
 
 def mujoco_model(text: str) -> mujoco.MjModel:
@@ -42,20 +40,8 @@ def mujoco_model(text: str) -> mujoco.MjModel:
     return spec.compile()
 
 
-def pinocchio_at(text: str, joints: dict[str, float], base_xyz=(0.0, 0.0, 0.0)):
-    """(model, data, q) with forward kinematics and frame placements done."""
-    model, data = load_pinocchio(text)
-    q = pin.neutral(model)
-    q[:3] = base_xyz
-    for name, value in joints.items():
-        q[model.joints[model.getJointId(name)].idx_q] = value
-    pin.forwardKinematics(model, data, q)
-    pin.updateFramePlacements(model, data)
-    return model, data, q
 
 
-def frame_xyz(model, data, name: str) -> np.ndarray:
-    return data.oMf[model.getFrameId(name)].translation.copy()
 
 
 # --- acceptance checks common to every description -----------------------------------------------
@@ -304,7 +290,7 @@ def sole_rectangles(text: str, pose: dict):
 def test_initial_pose_rests_flat_on_the_ground():
     """With the base upright, every sole corner touches the ground and no shapes of the robot
     touch each other."""
-    pose = config('initial_pose')
+    pose = load_config(PKG, 'initial_pose')
     assert pose['base']['rpy'] == [0.0, 0.0, 0.0]
     rects, m, d = sole_rectangles(urdf(), pose)
     for rect in rects:
@@ -314,7 +300,7 @@ def test_initial_pose_rests_flat_on_the_ground():
 
 def test_initial_pose_com_above_the_support_polygon():
     """The CoM projection lies inside the double-support polygon with at least 5 cm margin."""
-    pose = config('initial_pose')
+    pose = load_config(PKG, 'initial_pose')
     rects, _, _ = sole_rectangles(urdf(), pose)
     model, data, q = pinocchio_at(urdf(), pose['joints'], pose['base']['xyz'])
     com = pin.centerOfMass(model, data, q)
@@ -353,7 +339,7 @@ def test_plain_xacro_users_get_the_guard_message(args, message):
 
 def test_thesis_joint_groups_cover_walking_and_arm_joints():
     """R9: the 12 plugin groups of the thesis cover every walking and arm joint."""
-    groups = config('joint_groups')['groups']
+    groups = load_config(PKG, 'joint_groups')['groups']
     plugin_groups = ['Neck', 'NeckSpeed', 'LeftShoulder', 'RightShoulder', 'LeftElbow', 'RightElbow',
                      'LeftHip', 'RightHip', 'LeftKnee', 'RightKnee', 'LeftAnkle', 'RightAnkle']
     covered = set().union(*(groups[g] for g in plugin_groups))
@@ -371,5 +357,5 @@ def test_package_constants_agree_with_the_urdf():
 
 
 def test_default_gains_are_the_thesis_pd():
-    gains = config('pid_gains')['joint_pid_controller']['ros__parameters']['gains']
+    gains = load_config(PKG, 'pid_gains')['joint_pid_controller']['ros__parameters']['gains']
     assert {(g['p'], g['i']) for g in gains.values()} == {(10.0, 0.0)}

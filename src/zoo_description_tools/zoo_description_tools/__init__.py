@@ -8,9 +8,9 @@ acceptance checks every description's tests run.
 from .contract import description_problems
 from .errors import DescriptionError
 from .generate import resolved_args, robot_name, xacro_path, xacro_to_urdf
-from .locate import find_description
+from .locate import find_description, load_config
 from .mujoco_model import floor_contacts, load_mujoco, mujoco_mass
-from .pinocchio_model import load_pinocchio, pinocchio_mass
+from .pinocchio_model import frame_xyz, load_pinocchio, pinocchio_at, pinocchio_mass
 from .sdformat_check import validate_with_sdformat
 from .urdf_model import (Inertial, Joint, Link, UrdfModel, inertia_problems, parse_links_joints,
                          parse_urdf, total_mass)
@@ -18,8 +18,8 @@ from .xacro_args import ArgSpec, load_arg_specs
 
 __all__ = [
     'ArgSpec', 'DescriptionError', 'Inertial', 'Joint', 'Link', 'UrdfModel',
-    'description_problems', 'find_description', 'floor_contacts', 'inertia_problems', 'load_arg_specs',
-    'load_mujoco', 'load_pinocchio', 'mujoco_mass', 'parse_links_joints', 'parse_urdf',
-    'pinocchio_mass', 'resolved_args', 'robot_name', 'total_mass', 'validate_with_sdformat',
+    'description_problems', 'find_description', 'floor_contacts', 'frame_xyz', 'inertia_problems', 'load_arg_specs',
+    'load_config', 'load_mujoco', 'load_pinocchio', 'mujoco_mass', 'parse_links_joints', 'parse_urdf',
+    'pinocchio_at', 'pinocchio_mass', 'resolved_args', 'robot_name', 'total_mass', 'validate_with_sdformat',
     'xacro_path', 'xacro_to_urdf',
 ]

@@ -40,3 +40,11 @@ def find_description(package: str) -> Path:
     raise DescriptionError(
         f"{package}: description package not found in any AMENT_PREFIX_PATH share/ directory "
         f"nor in {root / 'src' if root else 'a workspace src/ (no colcon.meta found above the cwd)'}")
+
+
+def load_config(package: str, name: str) -> dict:
+    """``<package>/config/<name>.yaml`` as a dict."""
+    import yaml
+    path = find_description(package) / 'config' / f'{name}.yaml'
+    with open(path, encoding='utf-8') as f:
+        return yaml.safe_load(f) or {}

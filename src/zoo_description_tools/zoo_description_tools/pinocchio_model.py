@@ -20,3 +20,23 @@ def load_pinocchio(urdf_text: str, floating: bool = True):
 
 def pinocchio_mass(model) -> float:
     return float(sum(inertia.mass for inertia in model.inertias))
+
+
+def pinocchio_at(urdf_text: str, joints: dict[str, float], base_xyz=(0.0, 0.0, 0.0)):
+    """(model, data, q) of the floating-base robot at ``base_xyz`` with the given joint angles,
+    forward kinematics and frame placements done."""
+    import pinocchio as pin
+
+    model, data = load_pinocchio(urdf_text)
+    q = pin.neutral(model)
+    q[:3] = base_xyz
+    for name, value in joints.items():
+        q[model.joints[model.getJointId(name)].idx_q] = value
+    pin.forwardKinematics(model, data, q)
+    pin.updateFramePlacements(model, data)
+    return model, data, q
+
+
+def frame_xyz(model, data, name: str):
+    """World position of frame ``name`` after :func:`pinocchio_at`."""
+    return data.oMf[model.getFrameId(name)].translation.copy()

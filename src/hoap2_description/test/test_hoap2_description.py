@@ -12,7 +12,6 @@ import mujoco
 import numpy as np
 import pinocchio as pin
 import pytest
-import yaml
 
 from hoap2_description import (ANKLE_TO_SOLE_M, JOINTS, MOTOR_MAX_TORQUE_NM,
                                MOTOR_MAX_VELOCITY_RAD_S, SOLE_SIZE_M, TOTAL_MASS_KG)

@@ -12,7 +12,6 @@ import mujoco
 import numpy as np
 import pinocchio as pin
 import pytest
-import yaml
 
 from nao_description import (FOOT_HEIGHT_M, H25_JOINTS, HIP_OFFSET_Y_M, HIP_OFFSET_Z_M,
                              THIGH_LENGTH_M, TIBIA_LENGTH_M, TOTAL_MASS_KG)

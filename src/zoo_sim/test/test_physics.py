@@ -1,5 +1,5 @@
 """Physics acceptance of the MuJoCo backend: settling, friction, pendulum period, gravity, joint
-motors of both models (tracking, holding a load, stalling, no catch-up after a stall, a position
+the joint motor (tracking, holding a load, stalling, no catch-up after a stall, a position
 loop on top)."""
 from __future__ import annotations
 
@@ -76,7 +76,9 @@ def test_sliding_ball_decelerates_at_mu_g_until_it_rolls():
 
 def test_pyramid_is_weaker_along_its_diagonal():
     """MuJoCo's pyramid bounds |f1| + |f2| <= mu N (documented difference to the ellipse)."""
-    ph = MujocoPhysics.create(str(DATA / 'friction.sdf'))
+    world = load_world(DATA / 'friction.sdf')
+    world.cone = 'pyramidal'  # what SDF's <friction_model>pyramid_model</friction_model> selects
+    ph = MujocoPhysics.create(world)
     decel = sliding_deceleration(ph, 'box', (math.sqrt(0.5), math.sqrt(0.5)), 50, 300)
     assert decel == pytest.approx(0.4 * 9.81 / math.sqrt(2), rel=0.02)
 
@@ -117,16 +119,13 @@ def test_empty_mars_has_mars_gravity():
     assert tuple(ph.model.opt.gravity) == (0.0, 0.0, -3.72111)
 
 
-MOTORS = pytest.mark.parametrize('motor', ['servo', 'constraint'])
 # joint damping lets a saturated (constant-torque) motor come to rest instead of swinging
 WEAK_PENDULUM = {'effort="100"': 'effort="2"',
                  '<limit effort': '<dynamics damping="3"/><limit effort'}
 
 
-@MOTORS
-def test_velocity_motor_with_enough_effort_tracks_its_target(motor):
-    ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf'))],
-                              joint_motor=motor)
+def test_velocity_motor_with_enough_effort_tracks_its_target():
+    ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf'))])
     ph.command('p', 0, 'velocity', 2.0)
     ph.advance(300)
     vel, effort = [], []
@@ -139,12 +138,11 @@ def test_velocity_motor_with_enough_effort_tracks_its_target(motor):
     assert np.max(np.abs(effort)) > 5.0  # it did work against gravity, within its 100 N m
 
 
-@MOTORS
-def test_velocity_motor_holds_a_load_still_at_target_zero(motor):
+def test_velocity_motor_holds_a_load_still_at_target_zero():
     # the pendulum held horizontal: 9.8 N m of gravity against a 12 N m motor
     ph = MujocoPhysics.create(None, [RobotSpec(
         'p', urdf=urdf_text('pendulum.urdf', **{'effort="100"': 'effort="12"'}),
-        initial_positions={'hinge': math.pi / 2})], joint_motor=motor)
+        initial_positions={'hinge': math.pi / 2})])
     ph.advance(500)
     q0 = ph.joint_state('p')[0][0]
     ph.advance(5000)
@@ -154,11 +152,9 @@ def test_velocity_motor_holds_a_load_still_at_target_zero(motor):
     assert tau[0] == pytest.approx(9.80665, rel=1e-3)
 
 
-@MOTORS
-def test_velocity_motor_with_too_little_effort_stalls_at_its_limit(motor):
+def test_velocity_motor_with_too_little_effort_stalls_at_its_limit():
     ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf',
-                                                                   **WEAK_PENDULUM))],
-                              joint_motor=motor)
+                                                                   **WEAK_PENDULUM))])
     ph.command('p', 0, 'velocity', 2.0)
     ph.advance(10000)
     q, dq, tau = ph.joint_state('p')
@@ -167,11 +163,9 @@ def test_velocity_motor_with_too_little_effort_stalls_at_its_limit(motor):
     assert math.sin(abs(q[0])) * 9.80665 == pytest.approx(2.0, rel=0.01)
 
 
-@MOTORS
-def test_a_stalled_motor_does_not_catch_up_when_released(motor):
+def test_a_stalled_motor_does_not_catch_up_when_released():
     ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf',
-                                                                   **WEAK_PENDULUM))],
-                              joint_motor=motor)
+                                                                   **WEAK_PENDULUM))])
     ph.command('p', 0, 'velocity', 1.0)
     ph.advance(3000)  # stalled for ~2.8 s: a servo reference left to run would be ~2.8 rad ahead
     q0 = ph.joint_state('p')[0][0]
@@ -184,16 +178,14 @@ def test_a_stalled_motor_does_not_catch_up_when_released(motor):
     assert np.max(np.abs(np.array(q) - q0)) < 0.01
 
 
-@MOTORS
 @pytest.mark.parametrize('loaded', [False, True], ids=['unloaded', 'gravity-loaded'])
 @pytest.mark.parametrize('rate', [100, 1000])
-def test_a_position_loop_on_the_velocity_motor_settles_without_overshoot(motor, loaded, rate):
+def test_a_position_loop_on_the_velocity_motor_settles_without_overshoot(loaded, rate):
     """joint_pid_control's default loop (p = 20 1/s, velocity clamped to the joint's limit) on a
     Nao knee: its step-response tests assume a velocity servo of gain >= 3 N m s/rad; the
     simulator's motors must be at least as good: <= 5 % overshoot, within 0.01 rad in 0.5 s."""
     mount = {'<origin xyz="0 0 1"/>': '<origin xyz="0 0 1" rpy="0 1.5708 0"/>'} if loaded else {}
-    ph = MujocoPhysics.create(None, [RobotSpec('k', urdf=urdf_text('knee.urdf', **mount))],
-                              joint_motor=motor)
+    ph = MujocoPhysics.create(None, [RobotSpec('k', urdf=urdf_text('knee.urdf', **mount))])
     q = []
     for _ in range(int(1.5 * rate)):
         error = 0.2 - ph.joint_state('k')[0][0]
@@ -206,3 +198,47 @@ def test_a_position_loop_on_the_velocity_motor_settles_without_overshoot(motor, 
     assert (q.max() - 0.2) / 0.2 <= 0.05
     outside = np.flatnonzero(np.abs(q - 0.2) > 0.01)
     assert (t[outside[-1]] if outside.size else 0.0) <= 0.5
+
+
+def push_box(fraction: float, angle_deg: float, steps: int = 2000) -> tuple[np.ndarray, float]:
+    """Push the 1 kg box (mu 0.4 against the plane) with ``fraction`` of its sliding force
+    mu m g, horizontally at ``angle_deg``, through its bottom face (no tipping moment); returns
+    the distance travelled over time and the force's direction error of the motion (rad)."""
+    ph = MujocoPhysics.create(str(DATA / 'friction.sdf'))
+    m, d = ph.model, ph.data
+    box = m.body('box').id
+    ph.advance(300)
+    start = d.xpos[box, :2].copy()
+    a = math.radians(angle_deg)
+    force = fraction * 0.4 * 1.0 * 9.81 * np.array([math.cos(a), math.sin(a), 0.0])
+    d.xfrc_applied[box, :3] = force
+    d.xfrc_applied[box, 3:] = np.cross([0.0, 0.0, -0.05], force)  # applied at the bottom face
+    travel = []
+    for _ in range(steps):
+        ph.advance(1)
+        travel.append(d.xpos[box, :2] - start)
+    travel = np.array(travel)
+    heading = math.atan2(travel[-1, 1], travel[-1, 0]) if np.linalg.norm(travel[-1]) > 1e-6 \
+        else a
+    return np.linalg.norm(travel, axis=1), abs(heading - a)
+
+
+@pytest.mark.parametrize('angle', [0, 30, 45, 60, 90])
+def test_a_box_pushed_below_its_sliding_force_does_not_creep(angle):
+    """Coulomb: no motion below mu N (was: 1.3 mm in 2 s at half the sliding force)."""
+    distance, _ = push_box(0.8, angle)
+    assert distance[-1] <= 1e-4
+
+
+@pytest.mark.parametrize('angle', [0, pytest.param(30, marks=pytest.mark.xfail(
+    strict=True, reason='known: the sliding box rocks on its corners (MuJoCo soft contacts, up '
+    'to 3 rad/s at every angle) and at 30 and 60 degrees slides 5.6 % faster than Coulomb')), 45,
+    pytest.param(60, marks=pytest.mark.xfail(strict=True, reason='as at 30 degrees')), 90])
+def test_a_box_pushed_above_its_sliding_force_accelerates_as_coulomb_says(angle):
+    """At 1.2 mu m g the net force is 0.2 mu m g in the push direction, whatever the direction
+    (the pyramid made the diagonal 29 % weaker)."""
+    distance, heading_error = push_box(1.2, angle)
+    t = np.arange(1, len(distance) + 1) * 1e-3
+    acceleration = 2.0 * np.polyfit(t[200:], distance[200:], 2)[0]
+    assert acceleration == pytest.approx(0.2 * 0.4 * 9.81, rel=0.03)
+    assert heading_error < 0.01

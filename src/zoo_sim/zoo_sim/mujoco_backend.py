@@ -3,11 +3,11 @@
 Joint motors work like Gazebo/ODE joint motors (the seeds' ``vel`` + ``fmax``): in velocity mode
 the joint turns at the target velocity using at most the joint's effort limit, holds still at
 target 0 and stalls at the limit when that is not enough; in effort mode a torque input applies
-the command. The mode of a joint follows the type of its last command. Two motor models
-(:mod:`zoo_sim.joint_motors`): ``servo`` (default) and ``constraint``.
+the command. The mode of a joint follows the type of its last command
+(:mod:`zoo_sim.joint_motors`).
 
-Commands are written straight into MuJoCo's input arrays (one element per message, no copy):
-the per-message path is a range check and one store; a mode switch (rare) retunes the motor.
+Commands are written straight into the motors' target arrays (one element per message, no copy):
+the per-message path is a range check and one store; a mode switch (rare) reconfigures the motor.
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ import numpy as np
 
 from . import SimConfigError
 from .commands import CommandSanitizer
-from .joint_motors import (ANTIWINDUP_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT,
-                           MOTOR_CLASSES, VELOCITY)
+from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, VELOCITY,
+                           JointMotors)
 from .mujoco_scene import BuiltRobot, RobotSpec, Scene, build_scene
 from .sdf_world import World, load_world
 from .resources import find_world
@@ -37,7 +37,7 @@ _NO_SENSORS = int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
 class _Robot:
     """Index arrays of one robot into the MuJoCo model."""
 
-    def __init__(self, m: mujoco.MjModel, d: mujoco.MjData, built: BuiltRobot, motor: str):
+    def __init__(self, m: mujoco.MjModel, d: mujoco.MjData, built: BuiltRobot):
         p = built.prefix
         self.name = built.spec.name
         self.built = built
@@ -49,7 +49,7 @@ class _Robot:
         by_name = {j.name: j for j in built.desc.joints}
         self.vel_limit = np.array([_limit(by_name[j].velocity) for j in self.joints])
         self.effort_limit = np.array([_limit(by_name[j].effort) for j in self.joints])
-        self.motors = MOTOR_CLASSES[motor](m, d, p, self.joints, self.effort_limit)
+        self.motors = JointMotors(m, d, p, self.joints, self.effort_limit, self.vel_limit)
         self.mode = np.full(len(self.joints), VELOCITY)
         self.mode_list = self.mode.tolist()  # plain-Python copy for the per-message path
         self.limit_lists = {'velocity': self.vel_limit.tolist(),
@@ -116,12 +116,10 @@ class MujocoPhysics:
         self.steps = 0
         self.resets = 0
         self._next_summary_ns = 0
-        self.robots = {name: _Robot(m, d, built, scene.joint_motor)
-                       for name, built in scene.robots.items()}
-        self._driver_dof = (m.jnt_dofadr[m.joint(DRIVER).id]
-                            if self.robots and scene.joint_motor == 'constraint' else None)
-        self._antiwindup = [r.motors for r in self.robots.values()
-                            if scene.joint_motor == 'servo']
+        self.robots = {name: _Robot(m, d, built) for name, built in scene.robots.items()}
+        self._motors = [r.motors for r in self.robots.values() if r.joints]
+        self._driver_dof = m.jnt_dofadr[m.joint(DRIVER).id] if self._motors else None
+        self._driver_qpos = m.jnt_qposadr[m.joint(DRIVER).id] if self._motors else None
         self._opt = m.opt
         self._sensors_once = bool((m.sensor_historyadr < 0).all() and
                                   (m.sensor_interval[:, 0] <= 0).all())
@@ -147,10 +145,6 @@ class MujocoPhysics:
                 fall = 0.5 * float(self._q0[r.free_qadr + 2]) if r.free_qadr is not None \
                     else -math.inf
             r.fall_height = fall
-        d.qpos[:] = self._q0
-        mujoco.mj_forward(m, d)
-        for r in self.robots.values():
-            r.motors.tune()  # gains from the initial pose
         self.reset()
         self.resets = 0
 
@@ -192,21 +186,21 @@ class MujocoPhysics:
 
     def step(self, n_steps: int) -> None:
         """Run ``n_steps`` even while paused (the step service)."""
-        d, n = self.data, int(n_steps)
-        if self._driver_dof is not None:
-            d.qvel[self._driver_dof] = 1.0  # the motors' reference: exactly 1 rad/s
+        n = int(n_steps)
         done = self.steps
         while n > 0:
-            k = n
-            if self._antiwindup:
-                # servo references are clamped at fixed steps of sim time, so how the steps are
-                # split into calls does not change the result
-                phase = done % ANTIWINDUP_PERIOD_STEPS
-                if phase == 0:
-                    for motors in self._antiwindup:
-                        motors.before_steps()
-                k = min(n, ANTIWINDUP_PERIOD_STEPS - phase)
-            self._mj_step(k, last=k == n)
+            # the motors' slip correction runs at fixed steps of sim time, so how the steps are
+            # split into calls does not change the result
+            phase = done % CORRECTION_PERIOD_STEPS
+            if phase == 0 and self._motors:
+                for motors in self._motors:
+                    motors.correct()
+                # the motors' reference: exactly 1 rad/s (the motors' reaction slows it by
+                # ~1e-6 per step); its angle is of no use, kept small
+                self.data.qvel[self._driver_dof] = 1.0
+                self.data.qpos[self._driver_qpos] = 0.0
+            k = min(n, CORRECTION_PERIOD_STEPS - phase)
+            self._motor_steps(k, last=k == n)
             done += k
             n -= k
         self.steps += int(n_steps)
@@ -216,6 +210,27 @@ class MujocoPhysics:
             self._next_summary_ns = self.sim_ns + SUMMARY_PERIOD_NS
         for observer in self.observers:
             observer()
+
+    def _motor_steps(self, n: int, last: bool) -> None:
+        """``n`` steps with the motors' current targets. Where a target changed, the step that
+        takes the change starts the solver from the acceleration it needs (joint_motors)."""
+        d = self.data
+        hints = []
+        if self._motors:
+            h = self._opt.timestep
+            for motors in self._motors:
+                change = motors.impose(n, h)
+                if change is not None:
+                    hints.append((motors.dadr, change * (1.0 / h)))
+        if hints:
+            for dadr, acc in hints:
+                d.qacc_warmstart[dadr] += acc
+            self._mj_step(1, last=last and n == 1)
+            for dadr, acc in hints:
+                d.qacc_warmstart[dadr] -= acc
+            n -= 1
+        if n > 0:
+            self._mj_step(n, last)
 
     def _mj_step(self, n: int, last: bool) -> None:
         """``n`` MuJoCo steps; sensors (outputs only, read between step calls) are evaluated on
@@ -243,9 +258,7 @@ class MujocoPhysics:
         for r in self.robots.values():
             r.mode[:] = VELOCITY
             r.mode_list[:] = r.mode.tolist()
-            every = np.arange(len(r.joints))
-            r.motors.set('velocity', every, np.zeros(len(every)))
-            r.motors.apply_modes(r.mode, every)
+            r.motors.reset()
             r.summary = _Summary()
         mujoco.mj_forward(m, d)
         self.resets += 1

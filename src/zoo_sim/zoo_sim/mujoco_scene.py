@@ -30,6 +30,10 @@ DEFAULT_CONTACT_LINKS = re.compile(r'(foot|feet|sole|toe)', re.IGNORECASE)
 WORLD_BIT = 1  # collision bit of world geoms; each robot owns two more (body, self-collision)
 ALL_BITS = 0x7FFFFFFF
 MAX_ROBOTS = 15
+FRICTION_IMPRATIO = 100.0   # friction rows 100x harder than normal ones: a pushed box below its
+                            # sliding force does not creep (zoo_sim README, "Contacts")
+LIMIT_TIMECONST_STEPS = 2.0  # joint stops: MuJoCo's stiffest safe limit, at its maximum impedance
+LIMIT_IMPEDANCE = 0.9999
 URDF_COMPILER = ('<mujoco><compiler discardvisual="false" fusestatic="false" '
                  'balanceinertia="false" strippath="false"/></mujoco>')
 
@@ -90,14 +94,17 @@ def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
     opt.timestep = float(step if step is not None else (world.step if world else 0.001))
     opt.gravity = list(gravity if gravity is not None else
                        (world.gravity if world else (0.0, 0.0, -9.80665)))
-    opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
-    opt.cone = (mujoco.mjtCone.mjCONE_ELLIPTIC if world and world.cone == 'elliptic'
-                else mujoco.mjtCone.mjCONE_PYRAMIDAL)
+    # No velocity-dependent actuator forces (the motors are constraints): semi-implicit Euler,
+    # with joint damping integrated implicitly, is exact enough and the cheapest.
+    opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
+    opt.cone = (mujoco.mjtCone.mjCONE_PYRAMIDAL if world and world.cone == 'pyramidal'
+                else mujoco.mjtCone.mjCONE_ELLIPTIC)
+    opt.impratio = FRICTION_IMPRATIO
     if world and world.iterations:
         opt.iterations = int(world.iterations)
     _dress_for_rendering(spec)
     b = _Builder(spec, opt.timestep, joint_motor)
-    if robots and joint_motor == 'constraint':
+    if robots:
         add_driver(spec)
     if world is not None:
         for model in world.models:
@@ -325,8 +332,9 @@ class _Builder:
         joints = [j.name for j in desc.actuated]
         by_name = {j.name: j for j in desc.joints}
         for jname in joints:
-            add_motor(self.spec, self.joint_motor, prefix, jname, by_name[jname].effort,
-                      self.step)
+            add_motor(self.spec, prefix, jname, by_name[jname].effort, self.step)
+        self._hard_stops(prefix, [j.name for j in desc.joints
+                                  if j.lower is not None and j.type != 'continuous'])
         self._mimic(desc, prefix)
         for sensor, kind in (('gyro', mujoco.mjtSensor.mjSENS_GYRO),
                              ('accelerometer', mujoco.mjtSensor.mjSENS_ACCELEROMETER)):
@@ -370,6 +378,14 @@ class _Builder:
                     g.contype |= selfbit
                     g.conaffinity |= selfbit
                 self.geoms.append((g, params))
+
+    def _hard_stops(self, prefix: str, joints: Sequence[str]) -> None:
+        """Joint position limits as hard stops: MuJoCo's default limit (time constant 20 ms,
+        impedance 0.9-0.95) lets a motor at its effort limit push a light joint far past it."""
+        for jname in joints:
+            j = self.spec.joint(prefix + jname)
+            j.solref_limit = [LIMIT_TIMECONST_STEPS * self.step, 1.0]
+            j.solimp_limit = [LIMIT_IMPEDANCE, LIMIT_IMPEDANCE, 0.001, 0.5, 2.0]
 
     def _mimic(self, desc: RobotDescription, prefix: str) -> None:
         """URDF mimic joints as joint equalities: q = offset + multiplier * q_mimicked."""

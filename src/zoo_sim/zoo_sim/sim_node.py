@@ -33,7 +33,7 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import LinkContacts
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
 from . import SimConfigError
-from .joint_motors import DEFAULT_MOTOR, MOTOR_MODELS
+from .joint_motors import DEFAULT_MOTOR, check_model
 from .mujoco_scene import RobotSpec
 from .transforms import relative_poses
 
@@ -110,9 +110,10 @@ class Simulator(Node):
         if backend == 'mujoco':
             from .mujoco_backend import MujocoPhysics
             motor = self.get_parameter('joint_motor').value
-            if motor not in MOTOR_MODELS:
-                raise SimConfigError(f"parameter joint_motor: expected one of "
-                                     f"{', '.join(MOTOR_MODELS)}, got '{motor}'")
+            try:
+                check_model(motor)
+            except SimConfigError as exc:
+                raise SimConfigError(f'parameter {exc}') from None
             return MujocoPhysics.create(world or None, robots, joint_motor=motor, **common)
         if backend == 'gazebo':
             from .gazebo.gazebo_backend import GazeboPhysics

@@ -95,6 +95,7 @@ def run_bare() -> tuple[float, int]:
     h = m.opt.timestep
     steps = round(SIM_SECONDS * 1000)
     m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_SENSOR  # nothing here reads them
+    driver = ph._driver_dof
     v = np.zeros(len(r.joints))
     t0 = time.perf_counter()
     for k in range(0, steps, per_tick):  # the same motion, written directly (no messages)
@@ -102,6 +103,7 @@ def run_bare() -> tuple[float, int]:
         m.wrap_prm[coef] = -new
         hint = (new - v) / h
         v = new
+        d.qvel[driver] = 1.0  # the motors' reference speed
         d.qacc_warmstart[dadr] += hint
         mujoco.mj_step(m, d)
         d.qacc_warmstart[dadr] -= hint

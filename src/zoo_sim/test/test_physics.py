@@ -242,3 +242,17 @@ def test_a_box_pushed_above_its_sliding_force_accelerates_as_coulomb_says(angle)
     acceleration = 2.0 * np.polyfit(t[200:], distance[200:], 2)[0]
     assert acceleration == pytest.approx(0.2 * 0.4 * 9.81, rel=0.03)
     assert heading_error < 0.01
+
+
+@pytest.mark.parametrize('robot,corners', [('nao', 4), ('hoap2', 4), ('go1', 1)])
+def test_standing_feet_rest_flat_without_chatter(robot, corners):
+    """After the first 10 ms every sole keeps all four corners (a Go1 foot its one point) in
+    contact at every step of 3 s: a stable patch, no corner chatter."""
+    ph = MujocoPhysics.create('empty', [RobotSpec(robot, package=f'{robot}_description')])
+    m, d, r = ph.model, ph.data, ph.robots[robot]
+    ph.advance(10)
+    for _ in range(3000):
+        ph.advance(1)
+        bodies = m.geom_bodyid[d.contact.geom[:d.ncon]]
+        assert [int(np.sum(bodies == b)) for b in r.contact_bodies] == \
+            [corners] * len(r.contact_bodies)

@@ -12,12 +12,12 @@ Two things are added to what the solver does, both per robot and vectorised:
 
 - Slip correction. MuJoCo's rows are soft (impedance ``MOTOR_IMPEDANCE``, its maximum): a loaded
   joint slips at a velocity proportional to its load (a Go1 calf at 96 % of its limit: 2.5 mrad/s).
-  Every ``CORRECTION_PERIOD_STEPS`` the lag of the joint behind the integral of its target is
-  measured, and the velocity the row imposes becomes ``target + lag / CORRECTION_TIME``, so a
-  held load stays at a fixed angle instead of creeping. The lag is kept within
-  ``CORRECTION_BAND`` (anti-windup): after a stall the joint runs on by at most that much. The
-  integral is summed in integer picoradians, so that it does not depend on how the steps are split
-  into calls (floating-point sums would).
+  A force-free actuator per joint integrates the target into a reference angle (MuJoCo's
+  ``integrator`` dynamics, inside the step: no Python per step, and the same result however the
+  steps are split into calls). Every ``CORRECTION_PERIOD_STEPS`` the row's velocity becomes
+  ``target + (reference - q) / CORRECTION_TIME``, so a held load stays at a fixed angle instead
+  of creeping. The reference is kept within ``CORRECTION_BAND`` of the joint (anti-windup):
+  after a stall the joint runs on by at most that much.
 - Warm start. A new target changes the acceleration the solver must find by ``dv / h`` on that
   joint; MuJoCo warm-starts from the previous step's acceleration, and from that poor guess its
   Newton solver needs ~9 iterations instead of ~1 (the 25-DOF Nao: 51 -> 27 us/step). The backend
@@ -58,7 +58,7 @@ MOTOR_IMPEDANCE = 0.9999
 CORRECTION_PERIOD_STEPS = 10
 CORRECTION_TIME = 0.05   # s
 CORRECTION_BAND = 5e-4   # rad
-PICO = 1e12              # target integral in integer picoradians
+REFERENCE_SUFFIX = '/reference'  # actuator '<robot>/<joint>/reference': target in, angle out
 WARM_START_MIN_CHANGE = 1e-6  # rad/s: smaller target changes are not worth a separate step call
 
 
@@ -75,8 +75,9 @@ def add_driver(spec: mujoco.MjSpec) -> None:
 def add_motor(spec: mujoco.MjSpec, prefix: str, joint: str, effort: float | None,
               step: float) -> None:
     """The motor of one joint (``joint`` is its URDF name, ``prefix + joint`` the MuJoCo one): a
-    friction-loss tendon against the driver, and a torque actuator for effort commands. Friction
-    and coefficients are set at run time."""
+    friction-loss tendon against the driver, a force-free integrator whose control is the target
+    velocity and whose activation is the reference angle, and a torque actuator for effort
+    commands. Friction and coefficients are set at run time."""
     target = prefix + joint
     tendon = spec.add_tendon(name=f'{prefix}motor/{joint}')
     tendon.wrap_joint(target, 1.0)
@@ -84,6 +85,11 @@ def add_motor(spec: mujoco.MjSpec, prefix: str, joint: str, effort: float | None
     tendon.frictionloss = 0.0
     tendon.solref_friction = [MOTOR_TIMECONST_STEPS * step, 1.0]
     tendon.solimp_friction = [MOTOR_IMPEDANCE, MOTOR_IMPEDANCE, 0.001, 0.5, 2.0]
+    ref = spec.add_actuator(name=target + REFERENCE_SUFFIX, target=target)
+    ref.trntype = mujoco.mjtTrn.mjTRN_JOINT
+    ref.ctrllimited = mujoco.mjtLimited.mjLIMITED_FALSE
+    ref.dyntype = mujoco.mjtDyn.mjDYN_INTEGRATOR
+    ref.gainprm[0] = 0.0  # no force: gain and bias 0
     act = spec.add_actuator(name=target, target=target)
     act.trntype = mujoco.mjtTrn.mjTRN_JOINT
     act.ctrllimited = mujoco.mjtLimited.mjLIMITED_FALSE
@@ -93,6 +99,19 @@ def add_motor(spec: mujoco.MjSpec, prefix: str, joint: str, effort: float | None
 
 
 # -- run time --------------------------------------------------------------------------------------
+def _fast(index: np.ndarray):
+    """``index`` as a basic slice when it is an arithmetic progression (a robot's joints are
+    contiguous in MuJoCo's arrays): reads and writes through a slice are several times cheaper
+    than through an index array, and these run on every step call."""
+    index = np.asarray(index, dtype=int)
+    if len(index) == 0:
+        return index
+    stride = int(index[1] - index[0]) if len(index) > 1 else 1
+    if stride > 0 and np.array_equal(index, index[0] + stride * np.arange(len(index))):
+        return slice(int(index[0]), int(index[-1]) + 1, stride)
+    return index
+
+
 class JointMotors:
     """The motors of one robot's joints (index arrays into model and data)."""
 
@@ -103,10 +122,15 @@ class JointMotors:
         self.qadr = m.jnt_qposadr[jid]
         self.dadr = m.jnt_dofadr[jid]
         self.torque = np.array([m.actuator(prefix + j).id for j in joints], dtype=int)
+        self.reference = np.array([m.actuator(prefix + j + REFERENCE_SUFFIX).id for j in joints],
+                                  dtype=int)
+        self.actadr = m.actuator_actadr[self.reference]
         self.tendon = np.array([m.tendon(f'{prefix}motor/{j}').id for j in joints], dtype=int)
         self.driver_coef = m.tendon_adr[self.tendon] + 1  # wrap_prm index of the driver term
         self.force = np.minimum(np.asarray(effort_limit, dtype=float), UNLIMITED_EFFORT)
         self.velocity_limit = np.asarray(velocity_limit, dtype=float)
+        self._neg_velocity_limit = -self.velocity_limit
+        self._reach = self.velocity_limit * (2 * CORRECTION_PERIOD_STEPS * m.opt.timestep)
         limited = m.jnt_limited[jid].astype(bool) if len(jid) else np.zeros(0, dtype=bool)
         self.lower = np.where(limited, m.jnt_range[jid, 0] if len(jid) else 0.0, -np.inf)
         self.upper = np.where(limited, m.jnt_range[jid, 1] if len(jid) else 0.0, np.inf)
@@ -116,86 +140,101 @@ class JointMotors:
         self.speed = np.where(self.capped, self.velocity_limit, 0.0)
         m.actuator_gainprm[self.torque[self.capped], 0] = 0.0  # (ctrl only holds the command)
         n = len(joints)
-        self.target = np.zeros(n)      # commanded velocities (what cmd_vel writes)
         self.velocity_mode = np.ones(n, dtype=bool)
-        self.slots = {'velocity': (self.target, list(range(n)), 1.0),
+        # per-message fast path: a velocity command is the reference integrator's control
+        self.slots = {'velocity': (d.ctrl, self.reference.tolist(), 1.0),
                       'effort': (d.ctrl, self.torque.tolist(), 1.0)}
         self._friction_tendon = int(mujoco.mjtConstraint.mjCNSTR_FRICTION_TENDON)
+        # the same indices for whole-robot reads and writes on the hot path
+        self._q, self.dofs, self._act = _fast(self.qadr), _fast(self.dadr), _fast(self.actadr)
+        self._ref, self._tau = _fast(self.reference), _fast(self.torque)
+        self._coef, self._friction = _fast(self.driver_coef), _fast(self.tendon)
         self.reset()
 
+    @property
+    def target(self) -> np.ndarray:
+        """The velocity targets (those of joints in effort mode are 0)."""
+        return self.d.ctrl[self.reference]
+
     def reset(self) -> None:
-        """Every joint in velocity mode at target 0, no lag."""
-        n = len(self.target)
-        self.target[:] = 0.0
-        self.d.ctrl[self.torque] = 0.0
+        """Every joint in velocity mode at target 0, its reference at its angle."""
+        n = len(self.velocity_mode)
+        d = self.d
+        d.ctrl[self.reference] = 0.0
+        d.ctrl[self.torque] = 0.0
+        d.act[self.actadr] = d.qpos[self.qadr]
         self.velocity_mode[:] = True
-        self.lag = np.zeros(n)         # integral of the target minus the joint's travel (rad)
+        self._all_velocity = True
+        self._near_stop = True         # until correct() has looked
         self.correction = np.zeros(n)
-        self._travel = np.zeros(n, dtype=np.int64)  # target integral since the last correction
-        self._q_start = self.d.qpos[self.qadr].copy()  # joint angles at the last correction
         self.imposed = np.zeros(n)     # the velocities the rows impose now
         self.m.wrap_prm[self.driver_coef] = 0.0
         self.m.tendon_frictionloss[self.tendon] = self.force
 
     def set(self, kind: str, joints: np.ndarray, values: np.ndarray) -> None:
-        if kind == 'velocity':
-            self.target[joints] = values
-        else:
-            self.d.ctrl[self.torque[joints]] = values
+        self.d.ctrl[(self.reference if kind == 'velocity' else self.torque)[joints]] = values
 
     def commanded(self, kind: str) -> np.ndarray:
-        return self.target if kind == 'velocity' else self.d.ctrl[self.torque]
+        return self.d.ctrl[self.reference if kind == 'velocity' else self.torque]
 
     def apply_modes(self, mode: np.ndarray, joints: np.ndarray) -> None:
-        """A joint's mode after a command of the other kind: the previous command is dropped
-        and the lag restarts from the current angle."""
+        """A joint's mode after a command of the other kind: the command of the other kind is
+        dropped and the reference restarts at the joint's angle."""
+        d = self.d
         vel = mode[joints] == VELOCITY
         self.velocity_mode[joints] = vel
-        self.target[joints] = np.where(vel, self.target[joints], 0.0)
-        acts = self.torque[joints]
-        self.d.ctrl[acts] = np.where(vel, 0.0, self.d.ctrl[acts])
-        self.lag[joints] = self.correction[joints] = 0.0
-        self._travel[joints] = 0
-        self._q_start[joints] = self.d.qpos[self.qadr[joints]]
+        self._all_velocity = bool(self.velocity_mode.all())
+        self._near_stop = True
+        ref, acts = self.reference[joints], self.torque[joints]
+        d.ctrl[ref] = np.where(vel, d.ctrl[ref], 0.0)
+        d.ctrl[acts] = np.where(vel, 0.0, d.ctrl[acts])
+        d.act[self.actadr[joints]] = d.qpos[self.qadr[joints]]
+        self.correction[joints] = 0.0
 
     def correct(self) -> None:
         """Slip correction and anti-windup, at fixed steps of sim time."""
-        q = self.d.qpos[self.qadr]
-        lag = self.lag + self._travel * (1.0 / PICO) - (q - self._q_start)
-        lag = np.clip(lag, -CORRECTION_BAND, CORRECTION_BAND)
-        self.lag = np.where(self.velocity_mode, lag, 0.0)
-        self.correction = self.lag * (1.0 / CORRECTION_TIME)
-        self._travel[:] = 0
-        self._q_start = q
+        d = self.d
+        q = d.qpos[self._q]
+        lag = np.clip(d.act[self._act] - q, -CORRECTION_BAND, CORRECTION_BAND)
+        lag = np.where(self.velocity_mode, lag, 0.0)
+        d.act[self._act] = q + lag
+        self.correction = lag * (1.0 / CORRECTION_TIME)
+        # can any joint reach a stop before the next correction? (else impose skips the caps)
+        self._near_stop = bool(np.any((q - self.lower < self._reach) |
+                                      (self.upper - q < self._reach)))
 
     def impose(self, steps: int, step: float) -> np.ndarray | None:
-        """Set the rows for the next ``steps`` steps and advance the target integral; returns the
-        change of imposed velocity where it is worth a warm start.
+        """Set the rows for the next ``steps`` steps; returns the change of imposed velocity
+        where it is worth a warm start.
 
         A row never drives its joint through a stop within the call: its velocity is capped at
         what reaches the stop at the call's end (the joint then rests on it; the stop itself, a
         MuJoCo limit, holds against everything else). Discrete steps would otherwise carry a fast
         joint up to ``v h`` past it (a Go1 calf at 20 rad/s: 0.02 rad per step)."""
-        if self.velocity_mode.all():
-            v = self.target + self.correction
+        d = self.d
+        if self._all_velocity:
+            v = d.ctrl[self._ref] + self.correction
         else:
-            tau = self.d.ctrl[self.torque]
-            v = np.where(self.velocity_mode, self.target + self.correction,
+            tau = d.ctrl[self._tau]
+            v = np.where(self.velocity_mode, d.ctrl[self._ref] + self.correction,
                          np.sign(tau) * self.speed)
-            self.m.tendon_frictionloss[self.tendon] = np.where(
+            self.m.tendon_frictionloss[self._friction] = np.where(
                 self.velocity_mode, self.force,
                 np.where(self.capped, np.minimum(np.abs(tau), self.force), 0.0))
-        v = np.clip(v, -self.velocity_limit, self.velocity_limit)
-        q = self.d.qpos[self.qadr]
-        span = 1.0 / (steps * step)
-        v = np.minimum(np.maximum(v, (self.lower - q) * span), (self.upper - q) * span)
-        self._travel += np.rint(self.target * (step * PICO)).astype(np.int64) * steps
+        if self._near_stop:
+            q = d.qpos[self._q]
+            span = 1.0 / (steps * step)
+            v = np.minimum(np.maximum(v, np.maximum(self._neg_velocity_limit,
+                                                    (self.lower - q) * span)),
+                           np.minimum(self.velocity_limit, (self.upper - q) * span))
+        else:
+            v = np.minimum(np.maximum(v, self._neg_velocity_limit), self.velocity_limit)
         change = v - self.imposed
-        if not np.any(change):
+        if not change.any():
             return None
         self.imposed = v
-        self.m.wrap_prm[self.driver_coef] = -v
-        return change if np.max(np.abs(change)) > WARM_START_MIN_CHANGE else None
+        self.m.wrap_prm[self._coef] = -v
+        return change if np.abs(change).max() > WARM_START_MIN_CHANGE else None
 
     def effort(self) -> np.ndarray:
         d = self.d

@@ -221,7 +221,7 @@ class MujocoPhysics:
             for motors in self._motors:
                 change = motors.impose(n, h)
                 if change is not None:
-                    hints.append((motors.dadr, change * (1.0 / h)))
+                    hints.append((motors.dofs, change * (1.0 / h)))
         if hints:
             for dadr, acc in hints:
                 d.qacc_warmstart[dadr] += acc

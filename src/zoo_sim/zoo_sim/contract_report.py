@@ -1,0 +1,185 @@
+"""Measures the joint and contact contract on recorded simulator data and prints the figures the
+zoo_sim README quotes (the tests assert the same quantities against the issue's bounds):
+
+    python -m zoo_sim.contract_report
+
+- velocity steps of the Go1 calf in the air: overshoot and steady ripple;
+- the Go1 calf holding 80 % of its effort limit for 10 s: creep; after a 1 s stall: run-on;
+- every joint of each robot at its velocity or effort limit for 3 s: worst excess over its stops;
+- the 1 kg mu 0.4 box pushed at 0.8 / 1.2 of its sliding force: creep, and acceleration error;
+- each robot standing 10 s at its nominal pose at the shipped friction and at mu 0.3: drift, tilt.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .mujoco_backend import MujocoPhysics
+from .mujoco_scene import RobotSpec
+
+ROBOTS = ('nao', 'hoap2', 'robobo', 'go1', 'snake')
+GROUND_ROBOTS = ('robobo', 'snake')  # lie on the ground; the others hang in the air
+FRICTION_ARG = {'nao': 'foot_mu', 'hoap2': 'sole_mu', 'robobo': 'wheel_mu', 'go1': 'foot_mu',
+                'snake': 'mu'}
+FRICTION_WORLD = '''<?xml version="1.0"?>
+<sdf version="1.9"><world name="push">
+  <gravity>0 0 -9.81</gravity>
+  <physics name="1ms" type="ode"><max_step_size>0.001</max_step_size></physics>
+  <model name="plane"><static>true</static><link name="link"><collision name="c">
+    <geometry><plane><normal>0 0 1</normal><size>50 50</size></plane></geometry>
+    <surface><friction><ode><mu>0.4</mu><mu2>0.4</mu2></ode></friction></surface>
+  </collision></link></model>
+  <model name="box"><pose>0 0 0.05 0 0 0</pose><link name="link">
+    <inertial><mass>1</mass><inertia><ixx>0.001667</ixx><iyy>0.001667</iyy><izz>0.001667</izz>
+    </inertia></inertial>
+    <collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>
+  </link></model>
+</world></sdf>'''
+
+
+def _go1_in_the_air() -> tuple[MujocoPhysics, int]:
+    ph = MujocoPhysics.create('empty', [RobotSpec('go1', package='go1_description',
+                                                  pose=[0, 0, 1.0, 0, 0, 0], fixed_base=True)])
+    return ph, ph.robots['go1'].index['FR_calf_joint']
+
+
+def velocity_step(target: float) -> tuple[float, float]:
+    """(overshoot, ripple) as fractions of the target, for a step from rest (lower end first
+    for positive targets, so the calf has 0.8 rad of free travel)."""
+    ph, j = _go1_in_the_air()
+    ph.advance(100)
+    if target > 0:
+        ph.command('go1', j, 'velocity', -3.0)
+        ph.advance(150)
+        ph.command('go1', j, 'velocity', 0.0)
+        ph.advance(50)
+    ph.command('go1', j, 'velocity', target)
+    v = []
+    for _ in range(int(0.8 / abs(target) * 1000)):
+        ph.advance(1)
+        v.append(ph.joint_state('go1')[1][j])
+    v = np.array(v)
+    over = max(0.0, float(np.max(np.sign(target) * v) - abs(target))) / abs(target)
+    return over, float(np.ptp(v[20:])) / abs(target)
+
+
+def hold_creep(fraction: float = 0.8, seconds: float = 10.0) -> float:
+    """rad the calf moves while holding ``fraction`` of its effort limit."""
+    ph, j = _go1_in_the_air()
+    r = ph.robots['go1']
+    ph.advance(100)
+    ph.data.qfrc_applied[r.dadr[j]] = fraction * r.effort_limit[j]
+    ph.advance(200)
+    q0, worst = ph.joint_state('go1')[0][j], 0.0
+    for _ in range(int(seconds * 1000)):
+        ph.advance(1)
+        worst = max(worst, abs(ph.joint_state('go1')[0][j] - q0))
+    return worst
+
+
+def stall_run_on() -> float:
+    """rad the calf moves in the 1 s after a 1 s stall against 110 % of its limit ends (load
+    removed, command back to 0)."""
+    ph, j = _go1_in_the_air()
+    r = ph.robots['go1']
+    ph.command('go1', j, 'velocity', 1.0)
+    ph.data.qfrc_applied[r.dadr[j]] = -1.1 * r.effort_limit[j]
+    ph.advance(1000)
+    ph.data.qfrc_applied[r.dadr[j]] = 0.0
+    ph.command('go1', j, 'velocity', 0.0)
+    q0, worst = ph.joint_state('go1')[0][j], 0.0
+    for _ in range(1000):
+        ph.advance(1)
+        worst = max(worst, abs(ph.joint_state('go1')[0][j] - q0))
+    return worst
+
+
+def limit_excess(robot: str, kind: str, sign: float) -> float:
+    """Worst excess (rad or m) of any joint over its stops, all joints commanded at their
+    velocity or effort limit for 3 s."""
+    ground = robot in GROUND_ROBOTS
+    ph = MujocoPhysics.create('empty', [RobotSpec(
+        robot, package=f'{robot}_description', pose=None if ground else [0, 0, 1.5, 0, 0, 0],
+        fixed_base=not ground)])
+    r, m, d = ph.robots[robot], ph.model, ph.data
+    limit = r.vel_limit if kind == 'velocity' else r.effort_limit
+    ph.commands(robot, np.arange(len(r.joints)), kind,
+                sign * np.where(np.isfinite(limit), limit, 1.0))
+    mine = np.array([m.jnt_limited[j] and m.joint(j).name.startswith(robot + '/')
+                     for j in range(m.njnt)], dtype=bool)
+    qadr, lo, hi = m.jnt_qposadr[mine], m.jnt_range[mine, 0], m.jnt_range[mine, 1]
+    worst = 0.0
+    for _ in range(300):
+        ph.advance(10)
+        q = d.qpos[qadr]
+        worst = max(worst, float(np.max(np.maximum(lo - q, q - hi))))
+    return worst
+
+
+def push_box(fraction: float, angle_deg: float) -> tuple[float, float]:
+    """(distance after 2 s in m, fitted acceleration in m/s^2) of the box pushed horizontally
+    through its bottom face."""
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / 'push.sdf'
+        path.write_text(FRICTION_WORLD)
+        ph = MujocoPhysics.create(str(path))
+    m, d = ph.model, ph.data
+    box = m.body('box').id
+    ph.advance(300)
+    start = d.xpos[box, :2].copy()
+    a = math.radians(angle_deg)
+    force = fraction * 0.4 * 9.81 * np.array([math.cos(a), math.sin(a), 0.0])
+    d.xfrc_applied[box, :3] = force
+    d.xfrc_applied[box, 3:] = np.cross([0.0, 0.0, -0.05], force)
+    s = []
+    for _ in range(2000):
+        ph.advance(1)
+        s.append(np.linalg.norm(d.xpos[box, :2] - start))
+    t = np.arange(1, 2001) * 1e-3
+    return s[-1], 2.0 * float(np.polyfit(t[200:], s[200:], 2)[0])
+
+
+def stand(robot: str, mu: float | None) -> tuple[float, float]:
+    """(drift in m, largest tilt change in degrees) of ``robot`` standing 10 s at its nominal
+    pose, joints held at target 0; ``mu``: its ground friction (None: the shipped one)."""
+    args = {} if mu is None else {FRICTION_ARG[robot]: mu}
+    ph = MujocoPhysics.create('empty', [RobotSpec(robot, package=f'{robot}_description',
+                                                  xacro_args=args)])
+    ph.advance(10_000)
+    s = ph.robot_summary(robot)
+    return s['drift_xyz'], s['max_tilt_change_deg']
+
+
+def main() -> None:
+    print('Go1 calf in the air, velocity steps (overshoot / steady ripple, % of the target):')
+    for target in (-2.0, 2.0, 8.0):
+        over, ripple = velocity_step(target)
+        print(f'  {target:+5.1f} rad/s: {100 * over:.3f} % / {100 * ripple:.3f} %')
+    print(f'Go1 calf holding 80 % of 35.55 N m for 10 s: moves {1e3 * hold_creep():.4f} mrad')
+    print(f'Go1 calf after a 1 s stall at 110 % of its limit: runs on {1e3 * stall_run_on():.4f} '
+          'mrad')
+    print('worst excess over a joint stop, all joints at their limit for 3 s (rad):')
+    for robot in ROBOTS:
+        cells = [limit_excess(robot, kind, sign)
+                 for kind in ('velocity', 'effort') for sign in (1.0, -1.0)]
+        print(f'  {robot:7s} velocity +/- {cells[0]:.4f} {cells[1]:.4f}   effort +/- '
+              f'{cells[2]:.4f} {cells[3]:.4f}')
+    theory = 0.2 * 0.4 * 9.81
+    print('1 kg box, mu 0.4, pushed at 0.8 / 1.2 of its sliding force:')
+    for angle in (0, 30, 45, 60, 90):
+        creep, _ = push_box(0.8, angle)
+        _, acc = push_box(1.2, angle)
+        print(f'  {angle:2d} deg: creeps {1e3 * creep:.4f} mm in 2 s / acceleration '
+              f'{100 * (acc / theory - 1):+.2f} % from Coulomb')
+    print('standing 10 s at the nominal pose (drift mm / tilt change deg):')
+    for robot in ROBOTS:
+        cells = [stand(robot, mu) for mu in (None, 0.3)]
+        print(f'  {robot:7s} shipped friction {1e3 * cells[0][0]:.4f} / {cells[0][1]:.4f}   '
+              f'mu 0.3 {1e3 * cells[1][0]:.4f} / {cells[1][1]:.4f}')
+
+
+if __name__ == '__main__':
+    main()

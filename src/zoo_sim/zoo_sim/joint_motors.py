@@ -134,6 +134,7 @@ class JointMotors:
         limited = m.jnt_limited[jid].astype(bool) if len(jid) else np.zeros(0, dtype=bool)
         self.lower = np.where(limited, m.jnt_range[jid, 0] if len(jid) else 0.0, -np.inf)
         self.upper = np.where(limited, m.jnt_range[jid, 1] if len(jid) else 0.0, np.inf)
+        self._lower_reach, self._upper_reach = self.lower + self._reach, self.upper - self._reach
         # effort mode: a speed-capped torque (the row, target +-velocity limit, bound |effort|)
         # where the joint has a velocity limit, else the plain torque actuator
         self.capped = np.isfinite(self.velocity_limit)
@@ -195,13 +196,14 @@ class JointMotors:
         """Slip correction and anti-windup, at fixed steps of sim time."""
         d = self.d
         q = d.qpos[self._q]
-        lag = np.clip(d.act[self._act] - q, -CORRECTION_BAND, CORRECTION_BAND)
-        lag = np.where(self.velocity_mode, lag, 0.0)
+        lag = d.act[self._act] - q
+        np.minimum(np.maximum(lag, -CORRECTION_BAND, out=lag), CORRECTION_BAND, out=lag)
+        if not self._all_velocity:
+            lag[~self.velocity_mode] = 0.0
         d.act[self._act] = q + lag
         self.correction = lag * (1.0 / CORRECTION_TIME)
         # can any joint reach a stop before the next correction? (else impose skips the caps)
-        self._near_stop = bool(np.any((q - self.lower < self._reach) |
-                                      (self.upper - q < self._reach)))
+        self._near_stop = bool(((q < self._lower_reach) | (q > self._upper_reach)).any())
 
     def impose(self, steps: int, step: float) -> np.ndarray | None:
         """Set the rows for the next ``steps`` steps; returns the change of imposed velocity
@@ -228,7 +230,7 @@ class JointMotors:
                                                     (self.lower - q) * span)),
                            np.minimum(self.velocity_limit, (self.upper - q) * span))
         else:
-            v = np.minimum(np.maximum(v, self._neg_velocity_limit), self.velocity_limit)
+            np.minimum(np.maximum(v, self._neg_velocity_limit, out=v), self.velocity_limit, out=v)
         change = v - self.imposed
         if not change.any():
             return None

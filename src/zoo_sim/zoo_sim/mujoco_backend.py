@@ -121,6 +121,7 @@ class MujocoPhysics:
         self._driver_dof = m.jnt_dofadr[m.joint(DRIVER).id] if self._motors else None
         self._driver_qpos = m.jnt_qposadr[m.joint(DRIVER).id] if self._motors else None
         self._opt = m.opt
+        self._step_s, self._per_step = m.opt.timestep, 1.0 / m.opt.timestep
         self._sensors_once = bool((m.sensor_historyadr < 0).all() and
                                   (m.sensor_interval[:, 0] <= 0).all())
         self._world_free = {}
@@ -216,21 +217,20 @@ class MujocoPhysics:
         takes the change starts the solver from the acceleration it needs (joint_motors)."""
         d = self.data
         hints = []
-        if self._motors:
-            h = self._opt.timestep
-            for motors in self._motors:
-                change = motors.impose(n, h)
-                if change is not None:
-                    hints.append((motors.dofs, change * (1.0 / h)))
-        if hints:
-            for dadr, acc in hints:
-                d.qacc_warmstart[dadr] += acc
-            self._mj_step(1, last=last and n == 1)
-            for dadr, acc in hints:
-                d.qacc_warmstart[dadr] -= acc
-            n -= 1
-        if n > 0:
+        for motors in self._motors:
+            change = motors.impose(n, self._step_s)
+            if change is not None:
+                hints.append((motors.dofs, change * self._per_step))
+        if not hints:
             self._mj_step(n, last)
+            return
+        for dofs, acc in hints:
+            d.qacc_warmstart[dofs] += acc
+        self._mj_step(1, last=last and n == 1)
+        for dofs, acc in hints:
+            d.qacc_warmstart[dofs] -= acc
+        if n > 1:
+            self._mj_step(n - 1, last)
 
     def _mj_step(self, n: int, last: bool) -> None:
         """``n`` MuJoCo steps; sensors (outputs only, read between step calls) are evaluated on

@@ -215,35 +215,35 @@ class MujocoPhysics:
     def _motor_steps(self, n: int, last: bool) -> None:
         """``n`` steps with the motors' current targets. Where a target changed, the step that
         takes the change starts the solver from the acceleration it needs (joint_motors)."""
-        d = self.data
         hints = []
         for motors in self._motors:
             change = motors.impose(n, self._step_s)
             if change is not None:
                 hints.append((motors.dofs, change * self._per_step))
-        if not hints:
-            self._mj_step(n, last)
-            return
-        for dofs, acc in hints:
-            d.qacc_warmstart[dofs] += acc
-        self._mj_step(1, last=last and n == 1)
-        for dofs, acc in hints:
-            d.qacc_warmstart[dofs] -= acc
-        if n > 1:
-            self._mj_step(n - 1, last)
+        self._mj_step(n, last, hints)
 
-    def _mj_step(self, n: int, last: bool) -> None:
-        """``n`` MuJoCo steps; sensors (outputs only, read between step calls) are evaluated on
-        the last step of the call only, unless a sensor keeps a history or an interval."""
-        m, d = self.model, self.data
-        skip = n - 1 if last else n
-        if skip > 0 and self._sensors_once:
-            opt = self._opt
-            flags = opt.disableflags
+    def _mj_step(self, n: int, last: bool, hints: list = ()) -> None:
+        """``n`` MuJoCo steps; ``hints`` (dofs, acceleration) are added to the warm start of the
+        first step only. Sensors (outputs only, read between step calls) are evaluated on the
+        last step of the call only, unless a sensor keeps a history or an interval."""
+        m, d, opt = self.model, self.data, self._opt
+        quiet = (n - 1 if last else n) if self._sensors_once else 0  # steps nobody reads
+        flags = opt.disableflags
+        if quiet > 0:
             opt.disableflags = flags | _NO_SENSORS
-            mujoco.mj_step(m, d, nstep=skip)
-            opt.disableflags = flags
-            n -= skip
+        if hints:
+            warm = d.qacc_warmstart
+            for dofs, acc in hints:
+                warm[dofs] += acc
+            mujoco.mj_step(m, d)
+            for dofs, acc in hints:
+                warm[dofs] -= acc
+            n -= 1
+            quiet -= 1
+        if quiet > 0:
+            mujoco.mj_step(m, d, nstep=quiet)
+            n -= quiet
+        opt.disableflags = flags
         if n > 0:
             mujoco.mj_step(m, d, nstep=n)
 

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
+
+from zoo_description_tools import DescriptionError, parse_urdf
 
 from .params import ParameterError
 
@@ -47,25 +48,17 @@ def limits_from_params(params: Mapping[str, Any], joints: Iterable[str]) -> dict
 
 
 def all_limits_from_urdf(urdf: str) -> dict[str, JointLimits]:
-    """Limits of every movable joint of a URDF (continuous joints: unbounded position)."""
+    """Limits of every movable joint of a URDF, read by the workspace's one URDF parser
+    (zoo_description_tools): continuous joints have no position bounds, a joint without a
+    velocity limit no velocity bound; a revolute or prismatic joint without lower/upper is an
+    error, never a range of 0."""
     try:
-        root = ET.fromstring(urdf)
-    except ET.ParseError as e:
-        raise ParameterError(f'robot_description: not valid XML ({e})') from None
-    out = {}
-    for el in root.iter('joint'):
-        kind, name = el.get('type'), el.get('name')
-        if kind not in ('revolute', 'prismatic', 'continuous'):
-            continue
-        lim = el.find('limit')
-        attrs = {} if lim is None else lim.attrib
-        if kind == 'continuous':
-            lo, hi = -math.inf, math.inf
-        else:
-            lo, hi = float(attrs.get('lower', 0.0)), float(attrs.get('upper', 0.0))
-        out[name] = JointLimits(lo, hi, float(attrs.get('velocity', math.inf))).validated(
-            f'robot_description joint {name}')
-    return out
+        model = parse_urdf(urdf, 'robot_description')
+    except DescriptionError as e:
+        raise ParameterError(' '.join(str(e).split())) from None
+    return {j.name: JointLimits(*j.position_range, j.velocity_limit).validated(
+                f'robot_description joint {j.name}')
+            for j in model.movable_joints().values()}
 
 
 def limits_from_urdf(urdf: str, joints: Iterable[str]) -> dict[str, JointLimits]:

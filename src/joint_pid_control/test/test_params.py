@@ -65,8 +65,13 @@ def test_limits_from_urdf_and_parameters():
     assert lim['wheel'] == JointLimits(-math.inf, math.inf, 3.0)
     with pytest.raises(ParameterError, match='robot_description: no movable joint named HeadYaw'):
         limits_from_urdf(URDF, ['LKneePitch', 'HeadYaw'])
-    with pytest.raises(ParameterError, match='robot_description: not valid XML'):
+    with pytest.raises(ParameterError, match='robot_description: not well-formed XML'):
         limits_from_urdf('<robot>', ['x'])
+    # a revolute joint without lower/upper is an error, never a range of 0 (was: 0.0)
+    no_range = URDF.replace('lower="-0.0923279" upper="2.11255" ', '')
+    with pytest.raises(ParameterError, match='robot_description joint LKneePitch: a revolute '
+                                             'joint needs <limit lower=... upper=...>'):
+        limits_from_urdf(no_range, ['LKneePitch'])
     p = limits_from_params({'joint_limits.RKneePitch.lower': -0.1,
                             'joint_limits.RKneePitch.upper': 2.0, 'rate': 5}, JOINTS)
     assert p == {'RKneePitch': JointLimits(-0.1, 2.0, math.inf)}

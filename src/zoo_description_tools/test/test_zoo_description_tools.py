@@ -82,7 +82,7 @@ def test_the_xacro_guards_itself_when_the_yaml_does_not(toy_prefix: Path) -> Non
     # Without a declared minimum the value reaches xacro, whose own guard must stop it.
     (toy_prefix / 'config/xacro_args.yaml').write_text(
         'legs: {default: 2, type: int, doc: n}\nvariant: {default: light, type: str, doc: m}\n')
-    with pytest.raises(DescriptionError, match=r'^toy\.urdf\.xacro: arg legs must be >= 1, got -1$'):
+    with pytest.raises(DescriptionError, match=r'toy\.urdf\.xacro: xacro failed: arg legs must be >= 1, got -1$'):
         xacro_to_urdf('toy_description', {'legs': -1})
 
 

@@ -34,13 +34,25 @@ def resolved_args(package: str, args: Mapping[str, Any] | None = None) -> dict[s
 def xacro_to_urdf(package: str, args: Mapping[str, Any] | None = None) -> str:
     """The URDF text of ``package`` for the xacro arguments ``args`` (validated against the
     package's ``config/xacro_args.yaml`` first; omitted arguments take their declared default)."""
-    import xacro  # imported here: importing it costs ~0.1 s and not every user needs it
-
     path = xacro_path(package)
-    mappings = {k: to_xacro_string(v) for k, v in resolve_args(path.parent.parent, args).items()}
+    return run_xacro(path, resolve_args(path.parent.parent, args))
+
+
+def run_xacro(path: Path, args: Mapping[str, Any] | None = None) -> str:
+    """The workspace's one way to run xacro: the URDF text of the xacro file ``path`` with
+    ``args`` as given (no validation; :func:`xacro_to_urdf` validates a package's). ``$(find
+    pkg)`` uses the ament index under ROS and :func:`find_description` without it. Any failure
+    is one :class:`DescriptionError` line naming the file."""
+    import xacro  # imported here: importing it costs ~0.1 s and not every user needs it
+    import xacro.substitution_args as subst
+    try:
+        import ament_index_python  # noqa: F401  (real ROS: xacro's own $(find))
+    except ImportError:
+        subst._eval_find = lambda pkg: str(find_description(pkg))
+    mappings = {str(k): to_xacro_string(v) for k, v in (args or {}).items()}
     try:
         doc = xacro.process_file(str(path), mappings=mappings)
     except Exception as exc:  # xacro raises XacroException, expat and Python errors alike
-        message = _FATAL_SUFFIX.sub('', ' '.join(str(exc).split()))
-        raise DescriptionError(f'{path.name}: {message}') from exc
+        message = _FATAL_SUFFIX.sub('', ' '.join(str(exc).split())) or type(exc).__name__
+        raise DescriptionError(f'{path}: xacro failed: {message}') from None
     return doc.toprettyxml(indent='  ')

@@ -1,6 +1,13 @@
-"""A small read-only view of a URDF (links, joints, inertials, Gazebo tags) and physical checks."""
+"""The workspace's one URDF parser: a read-only view of links, joints (limits, dynamics, mimic),
+inertials and Gazebo blocks, plus physical checks. The simulator, the PID controllers, the gait
+nodes and the description tests all read URDFs through :func:`parse_urdf`.
+
+Limits follow the URDF specification, with one deliberate strictness: a revolute or prismatic
+joint must give ``<limit lower upper>`` (the specification lets them default to 0, which silently
+locks the joint); a missing ``effort`` or ``velocity`` means unbounded (None)."""
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
@@ -47,6 +54,22 @@ class Joint:
     velocity: float | None = None
     damping: float | None = None
     friction: float | None = None
+    mimic: tuple[str, float, float] | None = None  # (joint, multiplier, offset)
+
+    @property
+    def position_range(self) -> tuple[float, float]:
+        """(lower, upper); a continuous or floating joint is unbounded."""
+        if self.lower is None or self.upper is None:
+            return -math.inf, math.inf
+        return self.lower, self.upper
+
+    @property
+    def velocity_limit(self) -> float:
+        return math.inf if self.velocity is None or self.velocity <= 0 else self.velocity
+
+    @property
+    def effort_limit(self) -> float:
+        return math.inf if self.effort is None or self.effort <= 0 else self.effort
 
 
 @dataclass(frozen=True)
@@ -55,13 +78,16 @@ class UrdfModel:
     links: dict[str, Link]
     joints: dict[str, Joint]
     gazebo: dict[str, dict[str, str]] = field(default_factory=dict)  # reference -> {tag: text}
+    gazebo_blocks: tuple[ET.Element, ...] = ()  # every <gazebo> element, in document order
+    source: str = 'URDF'
 
     @property
     def root(self) -> str:
         children = {j.child for j in self.joints.values()}
         roots = [n for n in self.links if n not in children]
         if len(roots) != 1:
-            raise DescriptionError(f'URDF {self.name}: expected one root link, found {roots}')
+            raise DescriptionError(f'{self.source}: expected exactly one root link, found '
+                                   f"{', '.join(roots) or 'none'}")
         return roots[0]
 
     def movable_joints(self) -> dict[str, Joint]:
@@ -74,9 +100,9 @@ def _floats(text: str | None, n: int, default: float, where: str) -> np.ndarray:
     try:
         values = np.array([float(v) for v in text.split()])
     except ValueError:
-        raise DescriptionError(f'URDF {where}: expected {n} numbers, got {text!r}') from None
+        raise DescriptionError(f'{where}: expected {n} numbers, got {text!r}') from None
     if values.shape != (n,):
-        raise DescriptionError(f'URDF {where}: expected {n} numbers, got {text!r}')
+        raise DescriptionError(f'{where}: expected {n} numbers, got {text!r}')
     return values
 
 
@@ -86,7 +112,7 @@ def _attr(el: ET.Element | None, name: str, where: str) -> float | None:
     try:
         return float(el.get(name))
     except ValueError:
-        raise DescriptionError(f'URDF {where}: {name}={el.get(name)!r} is not a number') from None
+        raise DescriptionError(f'{where}: {name}={el.get(name)!r} is not a number') from None
 
 
 def _origin(el: ET.Element, where: str) -> tuple[np.ndarray, np.ndarray]:
@@ -111,43 +137,60 @@ def _inertial(el: ET.Element | None, where: str) -> Inertial | None:
     return Inertial(mass=mass, xyz=xyz, rpy=rpy, inertia=tensor)
 
 
-def parse_urdf(urdf_text: str) -> UrdfModel:
+def parse_urdf(urdf_text: str, source: str = 'URDF') -> UrdfModel:
+    """Parse URDF text; errors are one :class:`DescriptionError` line starting with ``source``
+    (a file name, or 'URDF')."""
     try:
         root = ET.fromstring(urdf_text)
     except ET.ParseError as exc:
-        raise DescriptionError(f'URDF: not well-formed XML: {exc}') from None
+        raise DescriptionError(f'{source}: not well-formed XML: {exc}') from None
     if root.tag != 'robot':
-        raise DescriptionError(f'URDF: root element is <{root.tag}>, expected <robot>')
-    name = root.get('name', '?')
+        raise DescriptionError(f'{source}: root element is <{root.tag}>, expected <robot>')
+    name = root.get('name', 'robot')
     links = {}
     for el in root.findall('link'):
         n = el.get('name')
-        links[n] = Link(name=n, inertial=_inertial(el.find('inertial'), f'link {n}'),
+        links[n] = Link(name=n, inertial=_inertial(el.find('inertial'), f'{source} link {n}'),
                         collisions=len(el.findall('collision')), visuals=len(el.findall('visual')))
     joints = {}
     for el in root.findall('joint'):
-        n = el.get('name')
-        where = f'joint {n}'
-        xyz, rpy = _origin(el, where)
-        limit, dyn = el.find('limit'), el.find('dynamics')
-        parent, child = el.find('parent'), el.find('child')
-        if parent is None or child is None:
-            raise DescriptionError(f'URDF {where}: needs <parent link> and <child link>')
-        axis_el = el.find('axis')
-        joints[n] = Joint(
-            name=n, type=el.get('type', ''), parent=parent.get('link'), child=child.get('link'),
-            xyz=xyz, rpy=rpy,
-            axis=np.array([1.0, 0.0, 0.0]) if axis_el is None or axis_el.get('xyz') is None
-            else _floats(axis_el.get('xyz'), 3, 0.0, where + '/axis'),
-            lower=_attr(limit, 'lower', where), upper=_attr(limit, 'upper', where),
-            effort=_attr(limit, 'effort', where), velocity=_attr(limit, 'velocity', where),
-            damping=_attr(dyn, 'damping', where), friction=_attr(dyn, 'friction', where))
+        joints[el.get('name')] = _joint(el, f"{source} joint {el.get('name')}")
     gazebo = {}
     for el in root.findall('gazebo'):
         ref = el.get('reference')
         if ref is not None:
             gazebo.setdefault(ref, {}).update({c.tag: (c.text or '').strip() for c in el})
-    return UrdfModel(name=name, links=links, joints=joints, gazebo=gazebo)
+    return UrdfModel(name=name, links=links, joints=joints, gazebo=gazebo,
+                     gazebo_blocks=tuple(root.findall('gazebo')), source=source)
+
+
+def _joint(el: ET.Element, where: str) -> Joint:
+    xyz, rpy = _origin(el, where)
+    kind = el.get('type', '')
+    limit, dyn, mimic = el.find('limit'), el.find('dynamics'), el.find('mimic')
+    parent, child = el.find('parent'), el.find('child')
+    if parent is None or child is None:
+        raise DescriptionError(f'{where}: needs <parent link> and <child link>')
+    lower, upper = _attr(limit, 'lower', where), _attr(limit, 'upper', where)
+    if kind in ('revolute', 'prismatic') and (lower is None or upper is None):
+        raise DescriptionError(f'{where}: a {kind} joint needs <limit lower=... upper=...> '
+                               '(URDF would default them to 0, locking the joint)')
+    if kind not in ('revolute', 'prismatic'):
+        lower = upper = None  # continuous, fixed, floating, planar: no position range
+    axis_el = el.find('axis')
+    mimicked = None
+    if mimic is not None:
+        mult, offset = _attr(mimic, 'multiplier', where), _attr(mimic, 'offset', where)
+        mimicked = (mimic.get('joint', ''), 1.0 if mult is None else mult, offset or 0.0)
+    return Joint(
+        name=el.get('name'), type=kind, parent=parent.get('link'), child=child.get('link'),
+        xyz=xyz, rpy=rpy,
+        axis=np.array([1.0, 0.0, 0.0]) if axis_el is None or axis_el.get('xyz') is None
+        else _floats(axis_el.get('xyz'), 3, 0.0, where + '/axis'),
+        lower=lower, upper=upper,
+        effort=_attr(limit, 'effort', where), velocity=_attr(limit, 'velocity', where),
+        damping=_attr(dyn, 'damping', where), friction=_attr(dyn, 'friction', where),
+        mimic=mimicked)
 
 
 def parse_links_joints(urdf_text: str) -> tuple[dict[str, Link], dict[str, Joint]]:

@@ -68,9 +68,9 @@ def test_gazebo_contact_tags_are_parsed_and_unknown_ones_warn():
 
 
 def test_urdf_errors_name_the_file():
-    with pytest.raises(SimConfigError, match='x.urdf: URDF is not well-formed'):
+    with pytest.raises(SimConfigError, match='x.urdf: not well-formed XML'):
         parse_urdf('<robot name="r"><link name="a"></robot>', 'x.urdf')
-    with pytest.raises(SimConfigError, match=r'x.urdf: joint\[j\]: a revolute joint needs <limit'):
+    with pytest.raises(SimConfigError, match=r'x.urdf joint j: a revolute joint needs <limit lower=... upper=...>'):
         parse_urdf('<robot name="r"><link name="a"/><link name="b"/><joint name="j" '
                    'type="revolute"><parent link="a"/><child link="b"/></joint></robot>', 'x.urdf')
     bad_mass = urdf_text('walker.urdf', **{'<mass value="0.3"/>': '<mass value="0"/>'})

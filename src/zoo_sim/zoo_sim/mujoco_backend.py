@@ -47,8 +47,8 @@ class _Robot:
         self.qadr = np.array([m.jnt_qposadr[i] for i in jid], dtype=int)
         self.dadr = np.array([m.jnt_dofadr[i] for i in jid], dtype=int)
         by_name = {j.name: j for j in built.desc.joints}
-        self.vel_limit = np.array([_limit(by_name[j].velocity) for j in self.joints])
-        self.effort_limit = np.array([_limit(by_name[j].effort) for j in self.joints])
+        self.vel_limit = np.array([by_name[j].velocity_limit for j in self.joints])
+        self.effort_limit = np.array([by_name[j].effort_limit for j in self.joints])
         self.motors = JointMotors(m, d, p, self.joints, self.effort_limit, self.vel_limit)
         self.mode = np.full(len(self.joints), VELOCITY)
         self.mode_list = self.mode.tolist()  # plain-Python copy for the per-message path
@@ -79,10 +79,6 @@ class _Robot:
     def target(self) -> np.ndarray:
         """The velocity targets in force (those of joints in effort mode are 0)."""
         return self.motors.commanded('velocity')
-
-
-def _limit(v: float | None) -> float:
-    return float(v) if v is not None and v > 0 else math.inf
 
 
 @dataclasses.dataclass

@@ -1,10 +1,11 @@
-"""Robots from description packages: xacro -> URDF text -> joints, limits and Gazebo contact tags.
+"""Robots from description packages for the simulator: xacro -> URDF text -> the parsed model
+(:func:`zoo_description_tools.parse_urdf`, the workspace's one URDF parser) plus the Gazebo tags
+the simulator interprets.
 
-``<pkg>/urdf/<robot>.urdf.xacro`` is processed by the ``xacro`` package; its ``$(find pkg)`` uses
-the ament index when ``ament_index_python`` is installed and :func:`find_description` otherwise.
 ``<gazebo reference="link">`` blocks give the Gazebo-classic contact parameters of each link
 (``mu1 mu2 kp kd minDepth maxVel selfCollide``) and its sensors (IMU and contact sensors choose
-the simulator's IMU and contact links); unknown children are reported as warnings.
+the simulator's IMU and contact links); unknown children are reported as warnings. Xacro runs
+through :func:`zoo_description_tools.run_xacro` (``$(find)`` with or without ROS).
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Mapping
 
-from zoo_description_tools import DescriptionError, xacro_to_urdf
+from zoo_description_tools import DescriptionError, Joint, parse_urdf as parse_model
+from zoo_description_tools import run_xacro as _run_xacro, xacro_to_urdf
 from zoo_description_tools.xacro_args import ARGS_FILE
 
 from . import SimConfigError
@@ -30,28 +32,13 @@ GAZEBO_IGNORED = {'material', 'visual', 'turnGravityOff', 'provideFeedback',
 
 
 @dataclasses.dataclass
-class JointInfo:
-    name: str
-    type: str
-    parent: str
-    child: str
-    lower: float | None = None
-    upper: float | None = None
-    effort: float | None = None  # None: no limit given
-    velocity: float | None = None
-    damping: float = 0.0
-    friction: float = 0.0
-    mimic: tuple[str, float, float] | None = None  # (joint, multiplier, offset)
-
-
-@dataclasses.dataclass
 class RobotDescription:
     name: str                  # <robot name>
     urdf: str                  # the processed URDF text
     source: str                # the xacro/URDF file it came from
     root_link: str
     links: list[str]
-    joints: list[JointInfo]    # every joint, in document order
+    joints: list[Joint]        # every joint, in document order (zoo_description_tools.Joint)
     surfaces: dict[str, Surface]  # per link, from <gazebo reference> mu1/mu2/kp/...
     self_collide: set[str]     # links whose <gazebo> block enables self collision
     gazebo_blocks: list[ET.Element]
@@ -64,7 +51,7 @@ class RobotDescription:
         return [link for link, t, _, _ in self.sensors if t == kind]
 
     @property
-    def actuated(self) -> list[JointInfo]:
+    def actuated(self) -> list[Joint]:
         """Joints that get a motor: movable and not mimicking another joint."""
         return [j for j in self.joints if j.type in ACTUATED and j.mimic is None]
 
@@ -85,26 +72,10 @@ def description_file(package: str, robot: str | None = None) -> Path:
 
 def run_xacro(path: Path, args: Mapping[str, object] | None = None) -> str:
     """The URDF text of a xacro file; any xacro failure -> one error naming the file."""
-    import xacro
-    import xacro.substitution_args as subst
     try:
-        import ament_index_python  # noqa: F401  (real ROS: xacro's own $(find))
-    except ImportError:
-        subst._eval_find = lambda pkg: str(find_description(pkg))
-    mappings = {str(k): _xacro_value(v) for k, v in (args or {}).items()}
-    try:
-        return xacro.process_file(str(path), mappings=mappings).toxml()
-    except SimConfigError as exc:
-        raise SimConfigError(f'{path}: xacro failed: {exc}') from None
-    except Exception as exc:  # xacro raises many types (XacroException, NameError, XML errors)
-        msg = ' '.join(str(exc).split()) or type(exc).__name__
-        raise SimConfigError(f'{path}: xacro failed: {msg}') from None
-
-
-def _xacro_value(v: object) -> str:
-    if isinstance(v, bool):
-        return 'true' if v else 'false'
-    return str(v)
+        return _run_xacro(path, args)
+    except DescriptionError as exc:
+        raise SimConfigError(str(exc)) from None
 
 
 def load_description(package: str, args: Mapping[str, object] | None = None,
@@ -127,60 +98,17 @@ def load_description(package: str, args: Mapping[str, object] | None = None,
 
 def parse_urdf(text: str, source: str = '<urdf>') -> RobotDescription:
     try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise SimConfigError(f'{source}: URDF is not well-formed XML: {exc}') from None
-    if root.tag != 'robot':
-        raise SimConfigError(f'{source}: expected a <robot> root element, got <{root.tag}>')
-    links = [el.get('name') for el in root.findall('link')]
-    joints = [_joint(el, source) for el in root.findall('joint')]
-    children = {j.child for j in joints}
-    roots = [name for name in links if name not in children]
-    if len(roots) != 1:
-        raise SimConfigError(f'{source}: expected exactly one root link, found '
-                             f"{', '.join(roots) or 'none'}")
-    desc = RobotDescription(name=root.get('name', 'robot'), urdf=text, source=source,
-                            root_link=roots[0], links=links, joints=joints, surfaces={},
-                            self_collide=set(), gazebo_blocks=root.findall('gazebo'))
+        model = parse_model(text, source)
+        root_link = model.root
+    except DescriptionError as exc:
+        raise SimConfigError(' '.join(str(exc).split())) from None
+    desc = RobotDescription(name=model.name, urdf=text,
+                            source=source, root_link=root_link, links=list(model.links),
+                            joints=list(model.joints.values()), surfaces={},
+                            self_collide=set(), gazebo_blocks=list(model.gazebo_blocks))
     for block in desc.gazebo_blocks:
         _gazebo_block(block, desc)
     return desc
-
-
-def _joint(el: ET.Element, source: str) -> JointInfo:
-    name = el.get('name', '')
-    where = f'{source}: joint[{name}]'
-    parent, child = el.find('parent'), el.find('child')
-    if parent is None or child is None:
-        raise SimConfigError(f'{where}: needs <parent link> and <child link>')
-    j = JointInfo(name, el.get('type', ''), parent.get('link', ''), child.get('link', ''))
-    lim = el.find('limit')
-    if lim is not None:
-        j.lower = _attr(lim, 'lower', where)
-        j.upper = _attr(lim, 'upper', where)
-        j.effort = _attr(lim, 'effort', where)
-        j.velocity = _attr(lim, 'velocity', where)
-    elif j.type in ('revolute', 'prismatic'):
-        raise SimConfigError(f'{where}: a {j.type} joint needs <limit effort velocity ...>')
-    dyn = el.find('dynamics')
-    if dyn is not None:
-        j.damping = _attr(dyn, 'damping', where) or 0.0
-        j.friction = _attr(dyn, 'friction', where) or 0.0
-    mimic = el.find('mimic')
-    if mimic is not None:
-        mult, offset = _attr(mimic, 'multiplier', where), _attr(mimic, 'offset', where)
-        j.mimic = (mimic.get('joint', ''), 1.0 if mult is None else mult, offset or 0.0)
-    return j
-
-
-def _attr(el: ET.Element, key: str, where: str) -> float | None:
-    v = el.get(key)
-    if v is None:
-        return None
-    try:
-        return float(v)
-    except ValueError:
-        raise SimConfigError(f"{where}/{el.tag}: attribute {key}='{v}' is not a number") from None
 
 
 def _gazebo_block(block: ET.Element, desc: RobotDescription) -> None:

@@ -178,3 +178,28 @@ def test_contract_violations_are_reported(toy_prefix, rel, old, new, expected) -
     urdf = xacro_to_urdf('toy_description')
     assert any(expected in p for p in description_problems('toy_description', urdf)), \
         description_problems('toy_description', urdf)
+
+
+# --- the start-up cache ------------------------------------------------------------------------
+
+def test_xacro_output_is_cached_by_content(toy_prefix: Path, tmp_path, monkeypatch) -> None:
+    """A second run is a hit (no xacro); a changed xacro file or argument is a miss."""
+    monkeypatch.setenv('ROBOZOO_CACHE_DIR', str(tmp_path / 'cache'))
+    first = xacro_to_urdf('toy_description')
+    entries = list((tmp_path / 'cache' / 'xacro').glob('*.json'))
+    assert len(entries) == 1
+    import xacro
+    with monkeypatch.context() as patch:
+        patch.setattr(xacro, 'process_file', lambda *a, **k: pytest.fail('cache miss'))
+        assert xacro_to_urdf('toy_description') == first
+    assert 'leg4_joint' in xacro_to_urdf('toy_description', {'legs': 4})  # another argument
+    source = toy_prefix / 'urdf' / 'toy.urdf.xacro'
+    source.write_text(source.read_text().replace('name="imu_link"', 'name="imu_frame"')
+                      .replace('<child link="imu_link"/>', '<child link="imu_frame"/>'))
+    changed = xacro_to_urdf('toy_description')  # the edited file
+    assert 'imu_frame' in changed and 'imu_link' not in changed
+
+
+def test_cache_can_be_turned_off(toy_prefix: Path, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv('ROBOZOO_CACHE_DIR', 'off')
+    assert 'leg1_joint' in xacro_to_urdf('toy_description')

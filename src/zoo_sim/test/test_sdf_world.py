@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import DATA
+from conftest import DATA, urdf_text
 from zoo_sim import SimConfigError
 from zoo_sim.mujoco_backend import MujocoPhysics
 from zoo_sim.sdf_spec import ign_available, validate_sdf
@@ -188,3 +188,28 @@ def test_valid_but_unsupported_elements_warn_once_each():
     ph = MujocoPhysics.create(w)
     assert ph.warnings == w.warnings
     assert ph.model.opt.cone == mujoco.mjtCone.mjCONE_ELLIPTIC and ph.model.opt.iterations == 80
+
+
+def test_libsdformat_verdicts_are_cached_by_content(tmp_path, monkeypatch):
+    """Validating the same world again does not run ign; a changed world is validated again
+    (a cached 'valid' never hides a new error), and so is a changed URDF text."""
+    from zoo_sim import sdf_spec
+    monkeypatch.setenv('ROBOZOO_CACHE_DIR', str(tmp_path / 'cache'))
+    world = tmp_path / 'w.sdf'
+    world.write_text((DATA / 'drop.sdf').read_text())
+    sdf_spec.validate_sdf(world)
+    runs = []
+    real = sdf_spec._run_ign
+    monkeypatch.setattr(sdf_spec, '_run_ign', lambda args: runs.append(args) or real(args))
+    sdf_spec.validate_sdf(world)
+    assert runs == []
+    world.write_text(world.read_text().replace('<model name="box">', '<model name="box"><oops/>')
+                     .replace('</world>', '<model name="x"><link name="l"></model></world>'))
+    with pytest.raises(SimConfigError, match='invalid SDF'):
+        sdf_spec.validate_sdf(world)
+    assert len(runs) == 1
+    urdf = urdf_text('walker.urdf')
+    sdf_spec.validate_sdf(urdf, 'walker.urdf')
+    with pytest.raises(SimConfigError, match='walker.urdf: invalid SDF'):
+        sdf_spec.validate_sdf(urdf.replace('<child link="upper_arm"/>', '<child link="nope"/>'),
+                              'walker.urdf')

@@ -15,6 +15,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from zoo_description_tools.cache import cached, content_key, tree_files
+
 from . import SimConfigError
 from .resources import model_search_paths
 
@@ -38,33 +40,55 @@ def _run_ign(args: list[str]) -> subprocess.CompletedProcess:
 def validate_sdf(path_or_text: str | Path, name: str | None = None) -> None:
     """Raise :class:`SimConfigError` with libsdformat's message (file, element, reason) unless the
     SDF or URDF is valid. ``path_or_text`` is a file path or the document itself; ``name`` labels
-    a document given as text."""
+    a document given as text. Verdicts are cached by content (the document and every file under
+    the model search paths, which its includes may read; zoo_description_tools.cache)."""
     if not ign_available():
         raise SimConfigError("cannot validate SDF: the 'ign' tool is missing (Debian packages "
                              'ignition-tools and libsdformat-dev; tools/setup.sh installs them)')
     text = str(path_or_text)
+    models = model_search_paths()
+    common = ('ign sdf -k', _ign_identity(), [str(p) for p in models])
     if text.lstrip().startswith('<'):
         suffix = '.urdf' if '<robot' in text[:2000] else '.sdf'
-        with tempfile.NamedTemporaryFile('w', suffix=suffix, delete=False) as f:
-            f.write(text)
-            tmp = f.name
-        try:
-            _check(tmp, name or '<sdf text>')
-        finally:
-            os.unlink(tmp)
+        label = name or '<sdf text>'
+        key = content_key(*common, suffix, text, files=tree_files(*models))
+        problem = cached('sdf-check', key, lambda: _verdict_of_text(text, suffix))
     else:
-        _check(text, text)
+        label = text
+        key = content_key(*common, files=[Path(text), *tree_files(*models)])
+        problem = cached('sdf-check', key, lambda: _verdict(text))
+    if problem is not None:
+        raise SimConfigError(f'{label}: invalid SDF: {problem}')
 
 
-def _check(path: str, label: str) -> None:
+def _ign_identity() -> tuple[str, int]:
+    """The ign tool in use (path, modification time): part of every cached verdict's key."""
+    tool = shutil.which('ign') or 'ign'
+    try:
+        return tool, os.stat(tool).st_mtime_ns
+    except OSError:
+        return tool, 0
+
+
+def _verdict_of_text(text: str, suffix: str) -> str | None:
+    with tempfile.NamedTemporaryFile('w', suffix=suffix, delete=False) as f:
+        f.write(text)
+        tmp = f.name
+    try:
+        return _verdict(tmp)
+    finally:
+        os.unlink(tmp)
+
+
+def _verdict(path: str) -> str | None:
+    """None when libsdformat accepts the file, else its errors in one line."""
     out = _run_ign(['-k', path])
     lines = [_ANSI.sub('', ln).strip() for ln in (out.stdout + out.stderr).splitlines()]
     lines = [ln for ln in lines if ln and not any(n in ln for n in _NOISE)]
     if out.returncode == 0 and any(ln == 'Valid.' for ln in lines):
-        return
+        return None
     errors = [ln for ln in lines if ln != 'Valid.']
-    msg = '; '.join(_shorten(ln, path) for ln in errors) or f'ign sdf -k exited {out.returncode}'
-    raise SimConfigError(f'{label}: invalid SDF: {msg}')
+    return '; '.join(_shorten(ln, path) for ln in errors) or f'ign sdf -k exited {out.returncode}'
 
 
 def _shorten(line: str, path: str) -> str:
@@ -81,10 +105,14 @@ def _shorten(line: str, path: str) -> str:
 @functools.lru_cache(maxsize=4)
 def spec_tree(version: str) -> ET.Element:
     """The aggregated SDF specification (``<element name=...>`` tree) for a version."""
-    out = _run_ign(['-d', version])
-    if out.returncode != 0 or '<element' not in out.stdout:
+    def describe() -> str | None:
+        out = _run_ign(['-d', version])
+        return out.stdout if out.returncode == 0 and '<element' in out.stdout else None
+
+    text = cached('sdf-spec', content_key('ign sdf -d', _ign_identity(), version), describe)
+    if text is None:
         raise SimConfigError(f'ign sdf -d {version} did not describe SDF version {version}')
-    return ET.fromstring(out.stdout)
+    return ET.fromstring(text)
 
 
 def unknown_elements(doc: ET.Element, version: str) -> list[str]:

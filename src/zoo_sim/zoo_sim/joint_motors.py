@@ -4,11 +4,11 @@ ODE's motor is a constraint row: the joint's velocity is made equal to the targe
 the solver bounds by ``fmax``, solved together with the contacts. MuJoCo's bounded constraint is the
 friction loss, a row that drives a velocity to zero with a force of at most ``frictionloss``. Each
 joint gets a fixed tendon ``q_joint - c q_driver`` with ``frictionloss`` = the joint's effort limit,
-where one shared driver DOF turns at exactly 1 rad/s (re-imposed before every step call) and ``c``
-is the commanded velocity: the solver turns the joint at the target using at most the limit, and
+where one shared driver DOF turns at exactly 1 rad/s (re-imposed every
+``CORRECTION_PERIOD_STEPS``) and ``c`` is the commanded velocity: the solver turns the joint at the target using at most the limit, and
 stalls it at the limit when that is not enough. No gains, no overshoot, no dependence on the step.
 
-Two things are added to what the solver does, both per robot and vectorised:
+Three things are added to what the solver does, per robot and vectorised:
 
 - Slip correction. MuJoCo's rows are soft (impedance ``MOTOR_IMPEDANCE``, its maximum): a loaded
   joint slips at a velocity proportional to its load (a Go1 calf at 96 % of its limit: 2.5 mrad/s).
@@ -22,14 +22,15 @@ Two things are added to what the solver does, both per robot and vectorised:
   joint; MuJoCo warm-starts from the previous step's acceleration, and from that poor guess its
   Newton solver needs ~9 iterations instead of ~1 (the 25-DOF Nao: 51 -> 27 us/step). The backend
   adds ``dv / h`` to the warm start for the step in which a target changes and takes it out after.
+- Stops. Near a position limit the row's velocity is capped so that it does not drive the joint
+  through the stop within a step call (``impose``).
 
 Effort commands use the same row as a speed-capped torque motor: target +-velocity limit, force
 bound |effort| (clamped to the limit), so the joint feels exactly the commanded torque until it
 reaches its velocity limit, as a real motor's torque falls off at its no-load speed (an effort
 command otherwise spins a light joint to thousands of rad/s: the Nao hands). A joint without a
 velocity limit gets a plain torque actuator instead. A joint's mode follows the type of its last
-command. Near a position limit the row's velocity is capped so that it does not drive the joint
-through the stop (``impose``).
+command.
 """
 from __future__ import annotations
 
@@ -45,8 +46,8 @@ REMOVED_MODELS = {'servo': 'the servo motor was removed: it overshot velocity st
 VELOCITY, EFFORT = 0, 1
 UNLIMITED_EFFORT = 1e9  # force bound of a motor whose joint gives no effort limit
 
-# The driver's armature keeps the motors' reaction on it small (its 1 rad/s is re-imposed before
-# every step call) without hurting the solver's conditioning. The rows use MuJoCo's smallest safe
+# The driver's armature keeps the motors' reaction on it small (~1e-6 rad/s per step; its 1 rad/s
+# is re-imposed every CORRECTION_PERIOD_STEPS) without hurting the solver's conditioning. The rows use MuJoCo's smallest safe
 # time constant (2 steps: the row reaches its target in one step) and its maximum impedance.
 DRIVER = 'zoo_motor_driver'
 DRIVER_ARMATURE = 1e4

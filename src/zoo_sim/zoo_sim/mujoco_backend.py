@@ -256,6 +256,8 @@ class MujocoPhysics:
             r.mode_list[:] = r.mode.tolist()
             r.motors.reset()
             r.summary = _Summary()
+        if self._motors:
+            d.qvel[self._driver_dof] = 1.0  # the motors' reference speed from the first step
         mujoco.mj_forward(m, d)
         self.resets += 1
         self._sample_summary()

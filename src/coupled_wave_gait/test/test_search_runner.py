@@ -219,3 +219,45 @@ def test_search_settings_from_the_scenario_and_their_errors(tmp_path):
         SearchSettings.from_parameters({'start': [0.6, 1.0]}, 'where')
     with pytest.raises(ValueError, match='setting strategy: expected grid or cma-es'):
         SearchSettings(strategy='random')
+
+
+class _QualityStandin(StandinWalk):
+    """The stand-in with a quality record attached, as the quality-scored evaluator returns."""
+
+    def __call__(self, p):
+        stats = super().__call__(p)
+        stats.quality = {'factor': 0.5, 'raw_fitness': stats.fitness}
+        stats.fitness *= 0.5
+        return stats
+
+
+def test_quality_records_are_journaled_and_the_resume_is_unchanged(tmp_path):
+    full = grid_run(tmp_path / 'full', 20, evaluate=_QualityStandin())
+    grid_run(tmp_path / 'split', 8, evaluate=_QualityStandin())
+    resumed = grid_run(tmp_path / 'split', 20, workers=2, evaluate=_QualityStandin())
+    assert resumed['evaluated_this_run'] == 12
+    recs = records(tmp_path / 'split')
+    assert recs == records(tmp_path / 'full') and resumed['best'] == full['best']
+    for r in recs.values():
+        assert r['quality'] == {'factor': 0.5, 'raw_fitness': 2 * r['stats']['fitness']}
+    grid_run(tmp_path / 'plain', 3)                         # without: no quality key
+    assert all('quality' not in r for r in records(tmp_path / 'plain').values())
+
+
+def test_quality_settings_are_checked():
+    from coupled_wave_gait.search.settings import SearchSettings
+
+    s = SearchSettings(quality=True, quality_margin=0.2, quality_weight=2.0,
+                       quality_walk_weight=10.0)
+    assert s.quality and s.updated(quality_margin=None).quality_margin == 0.2
+    for bad in ({'quality': 1}, {'quality_margin': 1.0}, {'quality_weight': 0.0},
+                {'quality_walk_weight': -1.0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            SearchSettings(**bad)
+
+
+def test_quality_needs_a_scenario(tmp_path):
+    from coupled_wave_gait.search.cli import main
+    with pytest.raises(SystemExit, match='need a scenario'):
+        main(['--evaluator', 'standin_evaluator:StandinWalk', '--out', str(tmp_path),
+              '--quality', '--no-progress'])

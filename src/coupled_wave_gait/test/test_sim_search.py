@@ -119,3 +119,26 @@ def test_robust_scoring_keeps_the_worst_of_the_starts(uninterrupted):
     assert len({w.fitness for w in walks}) > 1, 'the start instant should matter'
     want = min(walks, key=lambda s: (not s.fallen, s.fitness))
     assert worst.to_dict() | {'id': 0} == want.to_dict() | {'id': 0}
+
+
+def test_quality_scoring_penalises_the_fitness_and_reports_the_measures(uninterrupted):
+    from coupled_wave_gait.nao_walk import WalkParams
+    from coupled_wave_gait.search.sim_evaluator import QualityScoring, ScenarioEvaluator
+
+    rec = max(records(uninterrupted).values(), key=lambda r: r['stats']['fitness'])
+    params = WalkParams.from_sequence(rec['values'])
+    scored = ScenarioEvaluator('nao_gait_search', ['walker.duration=1.0'],
+                               quality=QualityScoring())
+    try:
+        stats = scored(params)
+        again = scored(params)
+        measured = scored.last_quality()
+    finally:
+        scored.close()
+    q = stats.quality
+    assert q['raw_fitness'] == rec['stats']['fitness']       # the walk is the unscored one
+    assert 0.0 < q['factor'] <= 1.0 and stats.fitness == q['raw_fitness'] * q['factor']
+    assert q['measured']['samples'] == 1000                   # 1 s at every physics step
+    assert set(q['measured']['touchdowns_per_s']) == {'l_ankle', 'r_ankle'}
+    assert q['measured']['failures'] == measured.failures()
+    assert again.to_dict() == stats.to_dict() | {'id': again.id} and again.quality == q

@@ -107,6 +107,7 @@ class MujocoPhysics:
             raise SimConfigError(f'physics step {m.opt.timestep} s is not a whole number of ns')
         self.warnings = list(scene.warnings)
         self.observers: list = []  # called after each step call (e.g. a viewer refresh)
+        self.step_observers: list = []  # called after every physics step (recorders; slower)
         self.paused = False
         self.sim_ns = 0
         self.steps = 0
@@ -221,7 +222,18 @@ class MujocoPhysics:
     def _mj_step(self, n: int, last: bool, hints: list = ()) -> None:
         """``n`` MuJoCo steps; ``hints`` (dofs, acceleration) are added to the warm start of the
         first step only. Sensors (outputs only, read between step calls) are evaluated on the
-        last step of the call only, unless a sensor keeps a history or an interval."""
+        last step of the call only, unless a sensor keeps a history or an interval. With
+        ``step_observers`` the steps run one at a time, each followed by the observers: the same
+        steps, so the same result bitwise, only slower."""
+        if self.step_observers:
+            for i in range(n):
+                self._steps(1, last and i == n - 1, hints if i == 0 else ())
+                for observer in self.step_observers:
+                    observer()
+        else:
+            self._steps(n, last, hints)
+
+    def _steps(self, n: int, last: bool, hints) -> None:
         m, d, opt = self.model, self.data, self._opt
         quiet = (n - 1 if last else n) if self._sensors_once else 0  # steps nobody reads
         flags = opt.disableflags

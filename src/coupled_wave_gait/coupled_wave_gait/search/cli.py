@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .runner import run_search
 from .settings import STRATEGIES, SearchSettings
-from .sim_evaluator import SEARCH_NODE, ScenarioEvaluator
+from .sim_evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator
 
 
 def load_evaluator(spec: str):
@@ -67,6 +67,15 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument('--accept-pct', type=float, help='results-file threshold on fitness_pct')
     ap.add_argument('--starts', type=float, nargs='+', metavar='S',
                     help='walk each candidate from these settle times (s), keep the worst walk')
+    ap.add_argument('--quality', action='store_true',
+                    help='record every walk at every physics step and multiply its fitness by a '
+                    'penalty for missing the gait-quality targets')
+    ap.add_argument('--quality-margin', type=float, metavar='M',
+                    help='aim this much inside the targets (default 0.1: 10 %%)')
+    ap.add_argument('--quality-weight', type=float, metavar='W',
+                    help='penalty exp(-W x the relative misses) (default 1)')
+    ap.add_argument('--quality-walk-weight', type=float, metavar='W',
+                    help='weight of the forward and lateral misses (default: --quality-weight)')
     ap.add_argument('--report', action='store_true', help='write PNG plots into the run directory')
     ap.add_argument('--no-progress', action='store_true')
     return ap
@@ -84,7 +93,9 @@ def main(argv=None) -> int:
         settings = settings.updated(
             strategy=a.strategy, key=a.key, budget=a.budget, workers=a.workers, sigma0=a.sigma0,
             accept_pct=a.accept_pct, start=tuple(a.start) if a.start else None,
-            starts=tuple(a.starts) if a.starts else None,
+            starts=tuple(a.starts) if a.starts else None, quality=a.quality or None,
+            quality_margin=a.quality_margin, quality_weight=a.quality_weight,
+            quality_walk_weight=a.quality_walk_weight,
             output=str(Path(a.out).resolve()) if a.out else None)  # a flag: from the cwd
     except ValueError as e:
         raise SystemExit(f'gait_search: {e}') from None
@@ -92,9 +103,13 @@ def main(argv=None) -> int:
         raise SystemExit('gait_search: --out is required with --evaluator')
     out = settings.output_dir(f'out/{name}')
     if a.scenario is not None:
-        evaluate = ScenarioEvaluator(a.scenario, a.overrides, settings.starts)
-    elif settings.starts:
-        raise SystemExit('gait_search: --starts needs a scenario (it sets its Walker)')
+        quality = QualityScoring(
+            margin=settings.quality_margin, weight=settings.quality_weight,
+            walk_weight=settings.quality_walk_weight or None) if settings.quality else None
+        evaluate = ScenarioEvaluator(a.scenario, a.overrides, settings.starts, quality)
+    elif settings.starts or settings.quality:
+        raise SystemExit('gait_search: --starts and --quality need a scenario (they use its '
+                         'Walker and simulator)')
     else:
         evaluate = load_evaluator(a.evaluator)
     summary = run_search(settings.make_strategy(), evaluate, out,

@@ -2,10 +2,11 @@
 journal, shows live progress and exports the seed's files at the end.
 
 The evaluator is injected: ``evaluate(params) -> WalkStatistics`` (or its dict), where ``params``
-is what ``build`` makes of the candidate's values (``WalkParams`` by default). With several workers
-the evaluator reaches them by fork, so it may hold unpicklable state (a simulator); each worker
-gets its own copy. Results do not depend on the number of workers: every candidate is evaluated
-independently and the files are written in candidate order.
+is what ``build`` makes of the candidate's values (``WalkParams`` by default); statistics with a
+``quality`` attribute (the simulator evaluator's quality scoring) have it journaled with them.
+With several workers the evaluator reaches them by fork, so it may hold unpicklable state (a
+simulator); each worker gets its own copy. Results do not depend on the number of workers: every
+candidate is evaluated independently and the files are written in candidate order.
 
 Stopping: Ctrl-C (or ``stop_event``) stops dispatching, waits for the candidates in flight, records
 them and exports; a kill loses at most the candidates in flight, which the next run evaluates.
@@ -147,6 +148,9 @@ class SearchSession:
         stats = _as_stats(result, cand)
         rec = {'seq': cand.seq, 'values': list(cand.values), 'info': cand.info,
                'stats': stats.to_dict()}
+        quality = getattr(stats, 'quality', None)  # an evaluator's extra record, journaled as is
+        if quality is not None:
+            rec['quality'] = quality
         self.journal.append(rec)
         self.done[cand.seq] = rec
         self._batch_of.pop(cand.seq).fitness[cand.seq] = stats.fitness

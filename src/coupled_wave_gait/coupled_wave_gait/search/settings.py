@@ -24,6 +24,10 @@ class SearchSettings:
     workers: int = 0           # processes; 0: every core
     accept_pct: float = 70.0   # results-file threshold on fitness_pct
     starts: tuple[float, ...] = ()  # walk each candidate from these settle times, keep the worst
+    quality: bool = False      # fitness x the gait-quality penalty (sim_evaluator.QualityScoring)
+    quality_margin: float = 0.1  # aim that much inside the acceptance targets
+    quality_weight: float = 1.0  # penalty exp(-weight x the relative misses)
+    quality_walk_weight: float = 0.0  # weight of the forward and lateral misses; 0: quality_weight
     output: str = ''           # run directory, relative to the workspace root; empty: see below
 
     def __post_init__(self):
@@ -46,6 +50,15 @@ class SearchSettings:
             bad('accept_pct', 'a percentage')
         if not all(isinstance(v, (int, float)) and v >= 0.0 for v in self.starts):
             bad('starts', 'settle times >= 0 s')
+        if not isinstance(self.quality, bool):
+            bad('quality', 'true or false')
+        if not (isinstance(self.quality_margin, (int, float)) and 0.0 <= self.quality_margin < 1.0):
+            bad('quality_margin', 'a number in [0, 1)')
+        if not (isinstance(self.quality_weight, (int, float)) and self.quality_weight > 0.0):
+            bad('quality_weight', 'a number > 0')
+        if not (isinstance(self.quality_walk_weight, (int, float)) and
+                self.quality_walk_weight >= 0.0):
+            bad('quality_walk_weight', 'a number >= 0')
 
     @classmethod
     def from_parameters(cls, params: dict[str, Any], where: str) -> 'SearchSettings':

@@ -11,12 +11,22 @@ Robust scoring (``starts``): an open-loop gait can depend on the exact state it 
 walk that only works from one instant may not survive a small change of the model or its
 numerics. With several ``starts`` (the Walker's ``settle_time``, s after the reset), each candidate
 walks once per start and is scored by its worst walk (a fall first, then the lowest fitness).
+
+Quality scoring (``quality``, a :class:`QualityScoring`): every walk is also recorded at every
+physics step (:class:`~coupled_wave_gait.gait_quality.StepRecorder`) and measured
+(:func:`~coupled_wave_gait.gait_quality.measure`); its fitness is multiplied by
+:func:`~coupled_wave_gait.gait_quality.penalty_factor` against the acceptance targets made
+stricter by ``margin``, and ``fitness_pct`` follows. The returned statistics carry the walk's
+``quality`` (a dict: its measurement, the violations, the factor and the unpenalised fitness), which
+the search journals next to them.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..evaluation import WalkStatistics
+from ..gait_quality import (QualityTargets, StepRecorder, measure, penalty_factor, violations)
 from ..nao_walk import WalkParams
 
 SEARCH_NODE = ('coupled_wave_gait', 'gait_search')
@@ -28,15 +38,50 @@ class EvaluatorError(RuntimeError):
     pass
 
 
+@dataclass(frozen=True)
+class QualityScoring:
+    """Fitness x exp(-weight x the relative misses of ``targets`` made stricter by ``margin``);
+    ``walk_weight`` (default: ``weight``) weighs the forward and lateral targets."""
+    targets: QualityTargets = field(default_factory=QualityTargets)
+    margin: float = 0.1
+    weight: float = 1.0
+    walk_weight: float | None = None
+
+    def __post_init__(self):
+        if not 0.0 <= self.margin < 1.0 or not self.weight > 0.0 or \
+                not (self.walk_weight is None or self.walk_weight > 0.0):
+            raise EvaluatorError(f'quality scoring: expected 0 <= margin < 1 and weights > 0, '
+                                 f'got margin {self.margin}, weight {self.weight}, walk_weight '
+                                 f'{self.walk_weight}')
+
+    @property
+    def aim(self) -> QualityTargets:
+        return self.targets.scaled(self.margin)
+
+    def score(self, stats: WalkStatistics, quality, fitness_ref: float) -> WalkStatistics:
+        """``stats`` with the penalised fitness and a ``quality`` attribute (a dict)."""
+        factor = penalty_factor(quality, self.aim, self.weight, self.walk_weight)
+        raw = stats.fitness
+        stats.fitness = raw * factor
+        stats.fitness_pct = 100.0 * min(1.0, stats.fitness / fitness_ref)
+        stats.quality = {'factor': factor, 'raw_fitness': raw,
+                         'violations': {k: v for k, v in violations(quality, self.aim).items()
+                                        if v > 0.0},
+                         'measured': quality.to_dict()}
+        del stats.quality['measured']['targets']
+        return stats
+
+
 class ScenarioEvaluator:
     """``evaluate(WalkParams) -> WalkStatistics`` on one embedded run of ``scenario`` (a name under
     config/scenarios or a .yaml path); ``overrides`` are ``node.param=value`` as for ``robozoo run
     --set``. The run is built at the first call, so forked worker processes each build their own."""
 
     def __init__(self, scenario: str = 'nao_gait_search', overrides: Sequence[str] = (),
-                 starts: Sequence[float] = ()):
+                 starts: Sequence[float] = (), quality: QualityScoring | None = None):
         from zoo_bringup.scenario import apply_overrides, load_scenario
 
+        self.quality = quality
         self.starts = tuple(float(s) for s in starts)
         if any(not s >= 0.0 for s in self.starts):
             raise EvaluatorError(f'evaluator starts: expected settle times >= 0 s, got '
@@ -50,9 +95,14 @@ class ScenarioEvaluator:
         sc = apply_overrides(sc, [f'{self.walker_name}.auto_start=false', *overrides])
         sc.nodes = [n for n in sc.nodes if (n.package, n.executable) != SEARCH_NODE]
         self.scenario = sc
+        self.robot = sc.robots[0].name if len(sc.robots) == 1 else None
+        if quality is not None and self.robot is None:
+            raise EvaluatorError(f'{sc.path}: quality scoring needs exactly one robot, found '
+                                 f'{len(sc.robots)}')
         self._run = None
         self._walker = None
         self._finished = None
+        self._recorder: StepRecorder | None = None
 
     def __call__(self, params: WalkParams) -> WalkStatistics:
         if self._run is None:
@@ -74,12 +124,25 @@ class ScenarioEvaluator:
         if not ok:
             raise EvaluatorError(f'walker {self.walker_name}: {message}')
         self._finished = rclpy.task.Future()
+        if self._recorder is not None:
+            self._recorder.clear()
         limit = walker.eval_config.duration_s + walker.settle_time + START_TIMEOUT_S
         self._run.executor.spin_until_future_complete(self._finished, timeout_sec=limit)
         if not self._finished.done():
             raise EvaluatorError(f'walker {self.walker_name}: the walk did not end within '
                                  f'{limit:g} s of simulated time (state {walker.state})')
-        return walker.last_statistics
+        stats = walker.last_statistics
+        if self._recorder is not None:
+            stats = WalkStatistics.from_dict(stats.to_dict())  # the walker keeps its own
+            quality = measure(self._recorder.recording(), targets=self.quality.targets)
+            stats = self.quality.score(stats, quality, walker.eval_config.fitness_ref)
+        return stats
+
+    def last_quality(self):
+        """The :class:`GaitQuality` of the last walk (needs ``quality``)."""
+        if self._recorder is None:
+            raise EvaluatorError('last_quality: the evaluator was made without quality scoring')
+        return measure(self._recorder.recording(), targets=self.quality.targets)
 
     def _build(self) -> None:
         from zoo_bringup.runner import ScenarioRun
@@ -89,12 +152,20 @@ class ScenarioEvaluator:
         self._walker = self._run.nodes[self.walker_name]
         self._walker.create_subscription(WalkStatisticsMsg, 'walk_statistics', self._on_done, 10)
         self._run.run(0.05)  # latched robot_description in, services up
+        if self.quality is not None:
+            walker = self._walker
+            self._recorder = StepRecorder(
+                self._run.physics, self.robot, active=lambda: walker.state == 'walking',
+                fall_height_m=walker.eval_config.fall_height_m).install()
 
     def _on_done(self, _msg) -> None:
         if self._finished is not None and not self._finished.done():
             self._finished.set_result(True)
 
     def close(self) -> None:
+        if self._recorder is not None:
+            self._recorder.remove()
+            self._recorder = None
         if self._run is not None:
             self._run.close()
             self._run = self._walker = None

@@ -1,0 +1,202 @@
+"""Gait quality (coupled_wave_gait.gait_quality): the measures on synthetic recordings (a flat,
+clean walk passes; a foot that chatters, rolls on its edge or slips fails; saturated hips and
+overspeed joints fail), the search penalty, and the step recorder on the simulator (a sample per
+physics step, the walk unchanged)."""
+import math
+
+import numpy as np
+import pytest
+
+from coupled_wave_gait.gait_quality import (GaitRecording, QualityTargets, measure,
+                                            penalty_factor, touchdowns, violations)
+
+DT = 0.001
+N = 6000  # 6 s at 1 kHz
+PERIOD = 0.6
+JOINTS = ['LHipPitch', 'RHipPitch', 'LKneePitch', 'RKneePitch']
+VEL_LIMIT = np.array([6.4, 6.4, 6.4, 6.4])
+EFFORT_LIMIT = np.array([3.0, 3.0, 3.0, 3.0])
+
+
+def clean_walk(speed=0.15) -> GaitRecording:
+    """Two feet alternating, each in contact 60 % of every 0.6 s period (double support 10 % at
+    each exchange), flat and still on the ground while in contact, the base moving forward."""
+    t = np.arange(N) * DT
+    phase = (t / PERIOD) % 1.0
+    left = phase < 0.6
+    right = (phase >= 0.5) | (phase < 0.1)
+    contact = np.column_stack([left, right])
+    corners = np.where(contact, 4, 0)
+    sole_xy = np.zeros((N, 2, 2))
+    for i, loaded in enumerate((left, right)):
+        x = 0.0
+        for k in range(N):  # the foot moves only in the air
+            if not loaded[k]:
+                x += 2 * speed * DT / 0.4
+            sole_xy[k, i, 0] = x
+        sole_xy[:, i, 1] = 0.05 if i == 0 else -0.05
+    base = np.column_stack([speed * t, 0.01 * np.sin(2 * np.pi * t / PERIOD), np.full(N, 0.32)])
+    velocity = np.column_stack([3.0 * np.sin(2 * np.pi * t / PERIOD + k) for k in range(4)])
+    effort = np.column_stack([1.5 * np.sin(2 * np.pi * t / PERIOD + k) for k in range(4)])
+    return GaitRecording(dt=DT, base_xyz=base, feet=['l_ankle', 'r_ankle'], contact=contact,
+                         corners=corners, sole_xy=sole_xy, joints=list(JOINTS),
+                         velocity=velocity, effort=effort, velocity_limit=VEL_LIMIT.copy(),
+                         effort_limit=EFFORT_LIMIT.copy())
+
+
+def test_a_clean_flat_walk_passes_every_target():
+    q = measure(clean_walk())
+    assert q.ok(), q.failures()
+    assert q.samples == N and q.duration_s == pytest.approx(6.0)
+    assert q.touchdowns_per_s['l_ankle'] == pytest.approx(10 / 6.0, abs=0.2)  # one per period
+    assert q.flat_fraction == {'l_ankle': 1.0, 'r_ankle': 1.0}
+    assert q.median_slip_m_s == {'l_ankle': 0.0, 'r_ankle': 0.0}
+    assert q.forward_m == pytest.approx(0.15 * (N - 1) * DT)
+    assert q.max_lateral_m == pytest.approx(0.01, abs=1e-4)
+    assert q.max_velocity_ratio == pytest.approx(3.0 / 6.4, abs=1e-3)
+    assert q.effort_limit_fraction == {'LHipPitch': 0.0, 'RHipPitch': 0.0}
+    assert not q.fell
+    assert penalty_factor(q) == 1.0 and not any(violations(q).values())
+    d = q.to_dict()
+    assert d['failures'] == [] and d['targets']['min_flat_fraction'] == 0.8
+
+
+def test_a_chattering_foot_fails_on_touchdowns():
+    rec = clean_walk()
+    # the left foot taps the ground every 3 ms for the first 0.1 s of each swing
+    t = np.arange(N) * DT
+    phase = (t / PERIOD) % 1.0
+    tapping = (phase >= 0.6) & (phase < 0.6 + 0.1 / PERIOD) & (np.arange(N) % 3 == 0)
+    rec.contact[:, 0] |= tapping
+    rec.corners[:, 0] = np.where(tapping, 1, rec.corners[:, 0])
+    q = measure(rec)
+    assert q.touchdowns_per_s['l_ankle'] > 10.0
+    assert q.touchdowns_per_s['r_ankle'] < 10.0
+    assert any(f.startswith('l_ankle:') and 'touchdowns/s' in f for f in q.failures())
+    worse = measure(clean_walk())
+    assert penalty_factor(q) < penalty_factor(worse) == 1.0
+
+
+def test_touchdowns_count_rising_edges_only():
+    c = np.array([[0, 1], [1, 1], [1, 0], [0, 0], [1, 1], [0, 1], [1, 1]], dtype=bool)
+    assert touchdowns(c).tolist() == [3, 1]
+    assert touchdowns(c[:1]).tolist() == [0, 0]
+
+
+def test_a_foot_on_its_edge_is_loaded_but_not_flat():
+    rec = clean_walk()
+    rec.corners[:, 1] = np.where(rec.contact[:, 1], 2, 0)  # right foot: two corners only
+    rec.corners[::4, 0] = np.where(rec.contact[::4, 0], 3, 0)  # left: flat 3/4 of the time
+    q = measure(rec)
+    assert q.flat_fraction['r_ankle'] == 0.0
+    assert q.flat_fraction['l_ankle'] == pytest.approx(0.75, abs=0.01)
+    fails = q.failures()
+    assert any(f.startswith('r_ankle: flat') for f in fails)
+    assert any(f.startswith('l_ankle: flat') for f in fails)
+    assert measure(rec, targets=QualityTargets(min_flat_fraction=0.7)).flat_fraction == \
+        q.flat_fraction
+
+
+def test_slip_overspeed_saturation_drift_and_fall_fail():
+    rec = clean_walk()
+    rec.sole_xy[:, 0, 0] += 0.05 * np.arange(N) * DT  # the left sole slides at 5 cm/s
+    q = measure(rec)
+    assert q.median_slip_m_s['l_ankle'] == pytest.approx(0.05, rel=1e-6)
+    assert [f for f in q.failures() if 'slip' in f] == \
+        ['l_ankle: median stance slip 0.0500 m/s > 0.02']
+
+    rec = clean_walk()
+    rec.velocity[3000, 3] = 1.2 * VEL_LIMIT[3]  # RKneePitch once at 1.2x its limit
+    rec.effort[:1800, 0] = -3.0                  # LHipPitch saturated 30 % of the time
+    rec.effort[:1000, 1] = 2.98                  # RHipPitch at 0.993 x its limit, 16.7 %
+    q = measure(rec)
+    assert q.max_velocity_joint == 'RKneePitch' and q.max_velocity_ratio == pytest.approx(1.2)
+    assert q.effort_limit_fraction == {'LHipPitch': pytest.approx(0.3),
+                                       'RHipPitch': pytest.approx(1 / 6)}
+    assert sorted(f.split(':')[0] for f in q.failures()) == ['LHipPitch', 'RKneePitch']
+
+    rec = clean_walk(speed=0.05)
+    rec.base_xyz[:, 1] += np.linspace(0.0, 0.3, N) ** 2  # veers, 9 cm at the end...
+    rec.base_xyz[4000:, 2] = 0.1                          # ...and falls
+    q = measure(rec)
+    assert q.fell and q.max_lateral_m == pytest.approx(0.09, abs=0.011)
+    fails = q.failures()
+    assert fails[0].startswith('fell') and any(f.startswith('forward') for f in fails)
+    v = violations(q)
+    assert v['forward'] == pytest.approx(1 - q.forward_m / 0.6) and v['lateral'] == 0.0
+
+
+def test_targets_with_a_margin_are_stricter():
+    t = QualityTargets().scaled(0.1)
+    assert t.max_lateral_m == pytest.approx(0.135) and t.max_touchdowns_per_s == pytest.approx(9)
+    assert t.min_flat_fraction == pytest.approx(0.82) and t.min_forward_m > 0.6
+    q = measure(clean_walk())
+    q.flat_fraction['l_ankle'] = 0.81                    # meets 80 %, misses 82 %
+    assert q.ok() and not q.ok(t)
+    assert violations(q, t)['flat/l_ankle'] == pytest.approx(1 - 0.81 / 0.82)
+    assert penalty_factor(q, t, weight=2.0) == pytest.approx(
+        math.exp(-2.0 * (1 - 0.81 / 0.82)))
+
+
+def test_walk_weight_weighs_forward_and_lateral_misses():
+    q = measure(clean_walk(speed=0.05))                     # 0.3 m: misses 0.6 m by half
+    q.touchdowns_per_s['l_ankle'] = 20.0                    # and the touchdowns by 100 %
+    v = violations(q)
+    assert v['forward'] == pytest.approx(0.5, abs=0.01) and v['touchdowns/l_ankle'] == 1.0
+    assert penalty_factor(q) == pytest.approx(math.exp(-(v['forward'] + 1.0)))
+    assert penalty_factor(q, walk_weight=10.0) == pytest.approx(
+        math.exp(-(10.0 * v['forward'] + 1.0)))
+
+
+def test_recording_shapes_are_checked():
+    rec = clean_walk()
+    with pytest.raises(ValueError, match='corners'):
+        GaitRecording(dt=DT, base_xyz=rec.base_xyz, feet=rec.feet, contact=rec.contact,
+                      corners=rec.corners[:, :1], sole_xy=rec.sole_xy, joints=rec.joints,
+                      velocity=rec.velocity, effort=rec.effort,
+                      velocity_limit=rec.velocity_limit, effort_limit=rec.effort_limit)
+    with pytest.raises(ValueError, match='no joint'):
+        measure(rec, hip_pitch=('LHipPitch', 'NoSuchJoint'))
+
+
+# -- the recorder on the simulator ---------------------------------------------------------------
+
+def _run(scenario, seconds, record, params=None):
+    from coupled_wave_gait.gait_quality import StepRecorder
+    from zoo_bringup.runner import ScenarioRun
+    from zoo_bringup.scenario import load_scenario
+
+    run = ScenarioRun(load_scenario(scenario))
+    try:
+        walker = run.nodes.get('walker')
+        active = (lambda: walker.state == 'walking') if walker else None
+        recorder = StepRecorder(run.physics, 'nao', active=active)
+        if record:
+            recorder.install()
+        run.run(seconds)
+        state = run.physics.data.qpos.copy(), run.physics.data.qvel.copy(), run.physics.steps
+        recorder.remove()
+        return state, (recorder.recording() if record else None)
+    finally:
+        run.close()
+
+
+def test_recorder_samples_every_physics_step_without_changing_the_walk():
+    pytest.importorskip('mujoco')
+    (q1, v1, steps), rec = _run('nao_walk', 1.0, record=True)
+    (q0, v0, steps0), _ = _run('nao_walk', 1.0, record=False)
+    assert np.array_equal(q1, q0) and np.array_equal(v1, v0) and steps == steps0  # bitwise
+    assert rec.dt == 0.001 and rec.feet == ['l_ankle', 'r_ankle']
+    assert np.allclose(np.diff(rec.t), 0.001) and rec.t[0] == 0.0  # every step walking...
+    assert 0.85 * steps < rec.samples < steps                 # ...which starts after the reset
+    assert rec.corners.max() <= 4 and (rec.corners[~rec.contact] == 0).all()
+
+
+def test_a_standing_nao_is_flat_on_both_feet_and_never_touches_down():
+    pytest.importorskip('mujoco')
+    _, rec = _run('nao_stand', 1.0, record=True)
+    assert rec.samples == 1000
+    q = measure(rec)
+    assert q.flat_fraction == {'l_ankle': 1.0, 'r_ankle': 1.0}
+    assert q.touchdowns_per_s == {'l_ankle': 0.0, 'r_ankle': 0.0}
+    assert max(q.median_slip_m_s.values()) < 1e-3 and q.max_velocity_ratio < 1.1

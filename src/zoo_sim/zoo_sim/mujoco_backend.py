@@ -24,6 +24,7 @@ from .commands import CommandSanitizer
 from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, VELOCITY,
                            JointMotors)
 from .mujoco_scene import BuiltRobot, RobotSpec, Scene, build_scene
+from .robot_interface import RobotInfo, robot_info_from
 from .sdf_world import World, load_world
 from .resources import find_world
 from .transforms import rotation_change_deg, tilt_change_deg, tilt_deg
@@ -74,6 +75,7 @@ class _Robot:
         self.geom_mask = np.isin(m.geom_bodyid, list(bodies))
         self.summary = _Summary()
         self.fall_height = -math.inf  # set by MujocoPhysics once the spawn pose is final
+        self.info = robot_info_from(built, self.vel_limit, self.effort_limit)
 
     @property
     def target(self) -> np.ndarray:
@@ -93,7 +95,8 @@ class _Summary:
 
 
 class MujocoPhysics:
-    """Owns the MuJoCo model and data. ``advance(n)`` is what the lockstep executor calls."""
+    """Owns the MuJoCo model and data; implements :class:`zoo_sim.robot_interface.RobotBackend`.
+    ``advance(n)`` is what the lockstep executor calls."""
 
     features = frozenset({'joint_states', 'odometry', 'imu', 'contacts', 'tf'})
 
@@ -273,6 +276,21 @@ class MujocoPhysics:
         mujoco.mj_forward(m, d)
         self.resets += 1
         self._sample_summary()
+
+    # -- the robot contract ---------------------------------------------------------------------
+    def robot_names(self) -> list[str]:
+        return list(self.robots)
+
+    def robot_info(self, robot: str) -> RobotInfo:
+        return self.robot(robot).info
+
+    def command_warnings(self, now_ns: int) -> list[str]:
+        """The sanitisers' throttled summaries of rejected or clamped commands."""
+        return [w for r in self.robots.values() if (w := r.sanitizer.warning(now_ns))]
+
+    def sensor_values(self, robot: str, sensor) -> object:
+        """The current reading of one of the robot's sensor plug-ins (``RobotInfo.sensors``)."""
+        return sensor.read(self.model, self.data)
 
     # -- commands -----------------------------------------------------------------------------
     def robot(self, name: str) -> _Robot:

@@ -35,6 +35,7 @@ from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 from . import SimConfigError
 from .joint_motors import DEFAULT_MOTOR, check_model
 from .mujoco_scene import RobotSpec
+from .robot_interface import RobotBackend
 from .transforms import relative_poses
 
 Node = rclpy.node.Node
@@ -49,13 +50,16 @@ RATES = {'joint_states_rate': 100.0, 'odometry_rate': 50.0, 'imu_rate': 100.0,
 
 
 class Simulator(Node):
-    def __init__(self, **kwargs):
+    """The node shell of the robot contract: any :class:`~zoo_sim.robot_interface.RobotBackend`
+    (``physics``; default: the one the parameters describe) onto topics and services."""
+
+    def __init__(self, physics: RobotBackend | None = None, **kwargs):
         super().__init__('sim', **kwargs)
-        self.physics = self._make_physics()
+        self.physics = self._make_physics(physics)
         for w in self.physics.warnings:
             self.get_logger().warning(w)
         self._robots = {}
-        for name in self.physics.robots:
+        for name in self.physics.robot_names():
             self._robots[name] = _RobotIO(self, name)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', 10)
         self._tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
@@ -70,8 +74,8 @@ class Simulator(Node):
                                      f'{rate}')
             feature = param.removesuffix('_rate')
             if feature not in self.physics.features:
-                self.get_logger().info(f'{feature}: not published by this backend (see '
-                                       'zoo_sim.gazebo.bridge for the Gazebo topics)')
+                self.get_logger().info(f'{feature}: not published: the backend has no such '
+                                       'feature (Gazebo: see zoo_sim.gazebo.bridge for its topics)')
             elif rate > 0:
                 self.create_timer(1.0 / rate, callback)
         self.create_timer(1.0, self._log_unsafe_commands)  # the sanitiser's throttle period
@@ -82,7 +86,7 @@ class Simulator(Node):
         self._clock_pub = None
 
     # -- parameters -----------------------------------------------------------------------------
-    def _make_physics(self):
+    def _make_physics(self, given: RobotBackend | None):
         self.declare_parameter('world', 'empty')
         self._declare_list('gravity')
         self.declare_parameter('backend', 'mujoco')
@@ -101,6 +105,8 @@ class Simulator(Node):
         for n in names:
             if names.count(n) > 1:
                 raise SimConfigError(f"parameter robot_names: robot name '{n}' is used twice")
+        if given is not None:
+            return given
         robots = [self._robot_spec(n) for n in names]
         backend = self.get_parameter('backend').value
         world = self.get_parameter('world').value
@@ -196,11 +202,8 @@ class Simulator(Node):
                                                velocity=dq, effort=tau))
 
     def _log_unsafe_commands(self) -> None:
-        now_ns = self.get_clock().now().nanoseconds
-        for r in self.physics.robots.values():
-            warning = r.sanitizer.warning(now_ns)
-            if warning:
-                self.get_logger().warning(warning)
+        for warning in self.physics.command_warnings(self.get_clock().now().nanoseconds):
+            self.get_logger().warning(warning)
 
     def _publish_odometry(self) -> None:
         stamp = self._stamp()
@@ -318,22 +321,21 @@ class _RobotIO:
 
     def __init__(self, node: Simulator, name: str):
         physics = node.physics
-        r = physics.robots[name]
-        built = r.built
+        info = physics.robot_info(name)
         self.name = name
-        self.joints = list(r.joints)
+        self.joints = list(info.joints)
         self.commands = 0
         ns = f'/{name}'
-        self.base_link = built.base_link
-        self.base_frame = f'{name}/{built.base_link}'
-        self.imu_frame = f'{name}/{built.imu_link}'
-        self.contact_links = list(r.contact_links)
+        self.base_link = info.base_link
+        self.base_frame = f'{name}/{info.base_link}'
+        self.imu_frame = f'{name}/{info.imu_link}'
+        self.contact_links = list(info.contact_links)
         self.joint_states = node.create_publisher(JointState, f'{ns}/joint_states', 10)
         self.odometry = node.create_publisher(Odometry, f'{ns}/odometry/ground_truth', 10)
         self.imu = node.create_publisher(Imu, f'{ns}/imu', 10)
         self.contacts = node.create_publisher(LinkContacts, f'{ns}/contacts', 10)
         description = node.create_publisher(String, f'{ns}/robot_description', LATCHED)
-        description.publish(String(data=built.desc.urdf))
+        description.publish(String(data=info.urdf))
         self._physics = physics
         self._node = node
         self._commanders = {kind: physics.commander(name, kind) for kind in ('velocity', 'effort')}
@@ -343,17 +345,15 @@ class _RobotIO:
             node.create_subscription(Float64, f'{ns}/{joint}/cmd_force',
                                      self._single(i, 'effort'), 10)
         node.create_subscription(JointState, f'{ns}/joint_commands', self._grouped, 10)
-        for sensor in built.sensors:
+        for sensor in info.sensors:
             pub = node.create_publisher(sensor.msg_type, sensor.topic, 10)
-            node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, sensor, pub))
+            node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, name, sensor, pub))
         self._index = {j: i for i, j in enumerate(self.joints)}
         links, _, _ = physics.link_poses(name)
         self.link_index = {ln: i for i, ln in enumerate(links)}
         moving, fixed = ([], [], []), ([], [], [])
-        for j in built.desc.joints:
-            if j.parent == 'world':
-                continue
-            tree = fixed if j.type == 'fixed' else moving
+        for j in info.tree:
+            tree = fixed if j.fixed else moving
             tree[0].append((f'{name}/{j.parent}', f'{name}/{j.child}'))
             tree[1].append(self.link_index[j.parent])
             tree[2].append(self.link_index[j.child])
@@ -390,11 +390,11 @@ class _RobotIO:
             self._physics.commands(self.name, idx, 'effort', np.asarray(msg.effort, float))
 
 
-def _sensor_publisher(node: Simulator, sensor, pub):
-    model, data = node.physics.model, node.physics.data
+def _sensor_publisher(node: Simulator, robot: str, sensor, pub):
+    read = node.physics.sensor_values
 
     def publish() -> None:
-        pub.publish(sensor.message(sensor.read(model, data), node._stamp()))
+        pub.publish(sensor.message(read(robot, sensor), node._stamp()))
     return publish
 
 

@@ -22,6 +22,7 @@ from .. import SimConfigError
 from ..commands import CommandSanitizer
 from ..mujoco_scene import BuiltRobot, RobotSpec, default_sensor_links
 from ..resources import find_world
+from ..robot_interface import RobotInfo, robot_info_from
 from ..sdf_world import World
 from ..transforms import quat_conj, quat_rotate, tilt_deg
 from ..urdf_robot import load_description, parse_urdf
@@ -39,9 +40,10 @@ class _GzRobot:
         self.index = {j: i for i, j in enumerate(self.joints)}
         self.contact_links = list(built.contact_links)
         limits = {j.name: j for j in built.desc.joints}
-        vel = np.array([limits[j].velocity or math.inf for j in self.joints], dtype=float)
-        eff = np.array([limits[j].effort or math.inf for j in self.joints], dtype=float)
+        vel = np.array([limits[j].velocity_limit for j in self.joints], dtype=float)
+        eff = np.array([limits[j].effort_limit for j in self.joints], dtype=float)
         self.sanitizer = CommandSanitizer(self.name, self.joints, vel, eff)
+        self.info = robot_info_from(built, vel, eff)
         self.velocity = np.zeros(len(self.joints))
         self.effort = np.full(len(self.joints), np.nan)  # NaN: velocity mode
         self.q = np.zeros(len(self.joints))
@@ -183,7 +185,28 @@ class GazeboPhysics:
                 r.start = r.link_pos[b].copy()
             r.max_tilt = max(r.max_tilt, tilt_deg(r.link_quat[b]))
 
-    # -- the backend interface ------------------------------------------------------------------
+    # -- the robot contract (zoo_sim.robot_interface.RobotBackend) -------------------------------
+    def robot_names(self) -> list[str]:
+        return list(self.robots)
+
+    def robot_info(self, robot: str) -> RobotInfo:
+        return self.robots[robot].info
+
+    def command_warnings(self, now_ns: int) -> list[str]:
+        return [w for r in self.robots.values() if (w := r.sanitizer.warning(now_ns))]
+
+    def imu(self, robot: str):
+        raise SimConfigError('imu: the Gazebo backend publishes IMUs through ros_gz_bridge '
+                             '(features lacks imu)')
+
+    def contacts(self, robot: str):
+        raise SimConfigError('contacts: the Gazebo backend publishes contacts through '
+                             'ros_gz_bridge (features lacks contacts)')
+
+    def sensor_values(self, robot: str, sensor):
+        raise SimConfigError(f'{sensor.topic}: Gazebo publishes its sensors through '
+                             'ros_gz_bridge')
+
     def advance(self, n_steps: int) -> None:
         if not self.paused and n_steps > 0:
             self.step(n_steps)

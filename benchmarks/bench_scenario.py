@@ -1,0 +1,106 @@
+"""The user's path: the `nao_walk` scenario (simulator + joint PID + Walker, 6 s of sim time) on the
+embedded lockstep executor, without and with recording, side by side in one run with bare
+`mj_step` of the same MuJoCo model and options driven by the same motor commands: the scenario's
+per-call motor targets are captured once and replayed straight into the motors' rows (with the
+same warm start), so the bare loop meets the same contacts and solver work.
+
+    python benchmarks/bench_scenario.py
+
+Prints a table, then one JSON line: {"bench": "scenario", "bare_us_per_step": ...,
+"scenario_us_per_step": ..., "ratio": ..., "recorded_us_per_step": ..., "recorded_ratio": ...}
+Targets (issue 9): ratio <= 1.5, recorded_ratio <= 1.7.
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+
+import mujoco
+import numpy as np
+
+SCENARIO = 'nao_walk'
+SIM_SECONDS = 6.0
+REPEATS = 3
+
+
+def run_scenario(record: bool, capture: list | None = None) -> tuple[float, int]:
+    from zoo_bringup.runner import ScenarioRun
+    from zoo_bringup.scenario import load_scenario
+
+    with tempfile.TemporaryDirectory() as out:
+        run = ScenarioRun(load_scenario(SCENARIO), record=record, output=out)
+        physics = run.nodes['sim'].physics
+        if capture is not None:  # what each step call imposes: (steps, targets of each robot)
+            inner = physics._motor_steps
+
+            def motor_steps(n, last):
+                capture.append((n, [m.target.copy() for m in physics._motors]))
+                inner(n, last)
+            physics._motor_steps = motor_steps
+        t0 = time.perf_counter()
+        run.run(SIM_SECONDS)
+        wall = time.perf_counter() - t0
+        steps = physics.steps
+        run.close()
+    return wall, steps
+
+
+def run_bare(calls: list) -> tuple[float, int]:
+    """The same model, the captured targets written into the motors' rows per call."""
+    from zoo_bringup.runner import ScenarioRun
+    from zoo_bringup.scenario import load_scenario
+
+    run = ScenarioRun(load_scenario(SCENARIO))
+    physics = run.nodes['sim'].physics
+    m, d = physics.model, physics.data
+    motors = physics._motors
+    run.close()
+    h = m.opt.timestep
+    driver = physics._driver_dof
+    imposed = [np.zeros(len(mo.target)) for mo in motors]
+    m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_SENSOR  # nothing here reads them
+    steps = 0
+    t0 = time.perf_counter()
+    for n, targets in calls:
+        d.qvel[driver] = 1.0
+        for k, (mo, target) in enumerate(zip(motors, targets)):
+            m.wrap_prm[mo.driver_coef] = -target
+            d.qacc_warmstart[mo.dadr] += (target - imposed[k]) / h
+        mujoco.mj_step(m, d)
+        for k, (mo, target) in enumerate(zip(motors, targets)):
+            d.qacc_warmstart[mo.dadr] -= (target - imposed[k]) / h
+            imposed[k] = target
+        if n > 1:
+            mujoco.mj_step(m, d, nstep=n - 1)
+        steps += n
+    return time.perf_counter() - t0, steps
+
+
+def main() -> None:
+    calls: list = []
+    run_scenario(False, calls)  # warm-up (imports, caches) and the command capture
+    plain, recorded, bare = [], [], []
+    for _ in range(REPEATS):  # interleaved, best of each: the machine may be shared
+        plain.append(run_scenario(False))
+        recorded.append(run_scenario(True))
+        bare.append(run_bare(calls))
+    us = {name: min(w / s for w, s in runs) * 1e6
+          for name, runs in (('plain', plain), ('recorded', recorded), ('bare', bare))}
+    result = {'bench': 'scenario', 'bare_us_per_step': round(us['bare'], 2),
+              'scenario_us_per_step': round(us['plain'], 2),
+              'ratio': round(us['plain'] / us['bare'], 3),
+              'recorded_us_per_step': round(us['recorded'], 2),
+              'recorded_ratio': round(us['recorded'] / us['bare'], 3)}
+    print(f'scenario {SCENARIO}: {SIM_SECONDS:g} s sim, best of {REPEATS}')
+    print(f'  {"":36s}{"us/step":>10s}{"real-time factor":>18s}{"ratio":>8s}')
+    for label, key in (('bare mj_step, same commands', 'bare'),
+                       ('robozoo run (sim + PID + Walker)', 'plain'),
+                       ('robozoo run --record', 'recorded')):
+        print(f'  {label:36s}{us[key]:10.1f}{1000 / us[key]:18.1f}{us[key] / us["bare"]:8.2f}')
+    print('  targets (issue 9): ratio <= 1.5, recorded <= 1.7')
+    print(json.dumps(result))
+
+
+if __name__ == '__main__':
+    main()

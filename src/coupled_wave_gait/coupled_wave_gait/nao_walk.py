@@ -16,6 +16,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from .gait_generator import PLAYBACK_MODES
 from .oscillator_bank import Coupling, Oscillator, OscillatorBank
 from .waves import SHAPES
 
@@ -150,9 +151,10 @@ def sample_cycles() -> np.ndarray:
 
 
 class NaoWalk:
-    """Targets for the 18 gait joints plus the hip yaw-pitch joints held at 0."""
+    """Targets for the 18 gait joints plus the hip yaw-pitch joints held at 0; a
+    :class:`~coupled_wave_gait.gait_generator.GaitGenerator`."""
 
-    MODES = ('sampled', 'continuous')
+    MODES = PLAYBACK_MODES
 
     def __init__(self, params: WalkParams, base_phase: float = BASE_PHASE_LATER,
                  arm_swing: bool = True):

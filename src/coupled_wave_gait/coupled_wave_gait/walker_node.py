@@ -1,5 +1,7 @@
 """The Walker node: the seed's Walker interface (setParams, startWalk, stopWalk, getStadistics)
-as ROS 2 services, driving the Nao walk through ``joint_targets`` on sim time.
+as ROS 2 services, driving a gait through ``joint_targets`` on sim time. The gait is any
+:class:`~coupled_wave_gait.gait_generator.GaitGenerator` named by the ``generator`` parameter
+(default ``nao_walk``, the Nao 10-parameter walk).
 
 Services (relative to the namespace): ``set_params`` (zoo_interfaces/SetWalkParams),
 ``start_walk`` and ``stop_walk`` (std_srvs/Trigger), ``get_statistics``
@@ -34,7 +36,8 @@ from joint_pid_control.joint_limits import all_limits_from_urdf
 from joint_pid_control.params import ParameterError
 
 from .evaluation import M_TO_CM, REFERENCE_FITNESS, EvaluationConfig, WalkMonitor, WalkStatistics
-from .nao_walk import PARAM_NAMES, VERSIONS, NaoWalk, WalkParams
+from .gait_generator import GENERATORS, PLAYBACK_MODES, GaitGenerator
+from .nao_walk import PARAM_NAMES, VERSIONS, WalkParams
 
 Node = rclpy.node.Node
 Parameter = rclpy.parameter.Parameter
@@ -51,6 +54,7 @@ class Walker(Node):
         super().__init__('walker', **kwargs)
         d = self.declare_parameter
         initial = d('params', Parameter.Type.DOUBLE_ARRAY).value
+        generator = d('generator', 'nao_walk').value
         version = d('version', 'later').value
         self.use_hardcoded = d('use_hardcoded', False).value
         self.mode = d('mode', 'sampled').value
@@ -67,9 +71,12 @@ class Walker(Node):
                 fitness_ref=d('fitness_ref', REFERENCE_FITNESS).value,
                 deviation_from=d('deviation_from', 'start').value,
                 direction=d('direction', 'any').value)
+            if generator not in GENERATORS:
+                raise ValueError(f'generator: expected one of {", ".join(GENERATORS)}, got '
+                                 f'{generator!r}')
             if version not in VERSIONS:
                 raise ValueError(f'version: expected one of {", ".join(VERSIONS)}, got {version!r}')
-            if self.mode not in NaoWalk.MODES:
+            if self.mode not in PLAYBACK_MODES:
                 raise ValueError(f'mode: expected sampled or continuous, got {self.mode!r}')
             if not self.continuous_rate > 0.0 or not self.settle_time >= 0.0:
                 raise ValueError('continuous_rate must be > 0 Hz and settle_time >= 0 s')
@@ -77,10 +84,11 @@ class Walker(Node):
         except ValueError as e:
             raise ParameterError(f'{self.get_name()}: parameter {e}') from None
         self.version = VERSIONS[version]
+        self._make_gait = GENERATORS[generator]
 
         self.state = IDLE
         self.walks = 0
-        self.walk: NaoWalk | None = None
+        self.walk: GaitGenerator | None = None
         self.monitor: WalkMonitor | None = None
         self.last_statistics: WalkStatistics | None = None
         self._limits: dict[str, tuple[float, float]] = {}
@@ -145,8 +153,8 @@ class Walker(Node):
         if missing:
             return False, f'reset service(s) not available: {", ".join(missing)}'
         params = self.version.apply(self.params) if self.use_hardcoded else self.params
-        self.walk = NaoWalk(params, self.version.base_phase, self.arm_swing)
-        self.monitor = WalkMonitor(params.period_s, self.eval_config)
+        self.walk = self._make_gait(params, self.version, self.arm_swing)
+        self.monitor = WalkMonitor(self.walk.period, self.eval_config)
         self.walks += 1
         self.state = ARMING
         self._set_timer(None)

@@ -209,3 +209,13 @@ def test_bad_parameters_are_named():
         WalkParams.from_sequence([1, 2, 3])
     with pytest.raises(ValueError, match='knee_phase'):
         WalkParams(0.6, 0, 0, 0, float('nan'), 0, 0, 0, 0, 0)
+
+
+def test_the_nao_walk_is_a_gait_generator_the_walker_can_play():
+    from coupled_wave_gait.gait_generator import GENERATORS, GaitGenerator
+    from coupled_wave_gait.nao_walk import VERSIONS
+    params = WalkParams.from_sequence([0.6, 20, -10, 30, 0, 30, 10, 0, -20, 5])
+    gait = GENERATORS['nao_walk'](params, VERSIONS['later'], True)
+    assert isinstance(gait, GaitGenerator)
+    assert gait.period == 0.6 and gait.sample_interval == pytest.approx(0.6 / 18)
+    assert gait.sample_rad(0).shape == (len(gait.joints),)

@@ -193,6 +193,8 @@ def test_bad_parameters_are_refused(rig):
     assert not res.success and 'period_s' in res.message
     with pytest.raises(Exception, match='mode: expected sampled or continuous'):
         Walker(context=r.ctx, parameter_overrides=[P('mode', value='wave')])
+    with pytest.raises(Exception, match="generator: expected one of nao_walk, got 'snake'"):
+        Walker(context=r.ctx, parameter_overrides=[P('generator', value='snake')])
 
 
 def test_continuous_mode_publishes_the_waves_at_the_control_rate(rig):

@@ -1,0 +1,40 @@
+"""The gait-generator interface: what the Walker plays, whatever the robot.
+
+A generator turns gait parameters into joint targets over time, either as the seed's sampled
+playback (``sample_rad(k)``, a fixed number of commands per period) or continuously
+(``continuous_rad(elapsed)``). The Nao 10-parameter walk (:class:`nao_walk.NaoWalk`) is one;
+the snake's serpenoid gaits will be others. The Walker node picks one by name from
+:data:`GENERATORS` (parameter ``generator``), so a new gait needs a class and a registry entry,
+not a new node.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping, Protocol, runtime_checkable
+
+import numpy as np
+
+
+PLAYBACK_MODES = ('sampled', 'continuous')
+
+
+@runtime_checkable
+class GaitGenerator(Protocol):
+    joints: tuple[str, ...]     # the order of every target vector
+    period: float               # s, one gait cycle (the walk evaluation samples once per period)
+
+    @property
+    def sample_interval(self) -> float: ...  # s between two sampled commands
+
+    def sample_rad(self, k: int) -> np.ndarray: ...          # k-th sampled command, rad
+    def continuous_rad(self, elapsed: float) -> np.ndarray: ...  # at elapsed s, rad
+    def limit_violations(self, limits: Mapping[str, tuple[float, float]]
+                         ) -> dict[str, int]: ...  # samples outside [lower, upper] per joint
+
+
+def _nao_walk(params, version, arm_swing: bool) -> GaitGenerator:
+    from .nao_walk import NaoWalk
+    return NaoWalk(params, version.base_phase, arm_swing)
+
+
+# name -> factory(params, version, arm_swing)
+GENERATORS: dict[str, Callable[..., GaitGenerator]] = {'nao_walk': _nao_walk}

@@ -73,7 +73,7 @@ def run_node() -> tuple[float, int, object]:
     ex.spin_until(round(SIM_SECONDS * 1e9))
     wall = time.perf_counter() - t0
     steps = sim.physics.steps
-    summary = sim.robozoo_robots()[ROBOT]
+    summary = sim.robot_metrics(ROBOT)
     sim.destroy_node()
     driver.destroy_node()
     ex.shutdown()

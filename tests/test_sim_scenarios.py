@@ -28,3 +28,19 @@ def test_same_scenario_and_seed_give_bitwise_identical_joint_states(tmp_path):
         streams.append((t.t_ns, t['position'], t['velocity'], t['effort']))
     for x, y in zip(*streams):
         assert np.array_equal(x, y)
+
+
+def test_robot_metrics_in_the_bag_equal_summary_json(tmp_path):
+    """summary.json's robots are the metrics the simulator published on /<robot>/metrics (zoo_sim
+    .metrics, the one observer): the last message in the bag is the summary."""
+    import math
+    summary = run_scenario(load_scenario('go1_stand'), duration=0.5, record=True, output=tmp_path)
+    metrics = read_bag(tmp_path / 'bag')['/go1/metrics']
+    assert len(metrics) >= 5  # 10 Hz, and the final one
+    robot = summary['robots']['go1']
+    for key in ('drift_xy', 'drift_xyz', 'max_tilt_deg', 'max_tilt_change_deg',
+                'yaw_change_deg', 'min_base_height', 'max_penetration'):
+        assert metrics[key][-1] == robot[key], key
+    assert list(metrics['base_end'][-1]) == robot['base_end']
+    assert bool(metrics['fell'][-1]) is robot['fell'] is False
+    assert math.isnan(metrics['fell_at'][-1]) and robot['fell_at'] is None

@@ -37,6 +37,13 @@ class ScenarioRun:
         self.executor = executors.LockstepExecutor(context=self.context, step_ns=step_ns,
                                                    real_time_factor=float(rtf))
         self.nodes: dict[str, Any] = {}
+        # the robots' metrics as published on /<robot>/metrics (zoo_sim.metrics), kept as they
+        # are published: summary.json's robots are these messages
+        self.robot_metrics: dict[str, Any] = {}
+        metric_topics = {f'/{r.name}/metrics': r.name for r in sc.robots}
+        self.context.add_publish_observer(
+            lambda topic, msg: self.robot_metrics.__setitem__(metric_topics[topic], msg)
+            if topic in metric_topics else None)
         try:
             for spec in node_specs(sc, use_sim_time=True):
                 if spec.name == 'sim':
@@ -100,11 +107,15 @@ class ScenarioRun:
         return Path(path)
 
     def summary(self, wall_time: float) -> dict:
-        robots: dict[str, Any] = {}
         metrics: dict[str, Any] = {}
+        sim = self.nodes.get('sim')
+        if sim is not None:
+            sim.publish_metrics()  # the metrics of now, on their topics
+        robots = {}
+        if self.robot_metrics:
+            from zoo_sim.metrics import from_message
+            robots = {name: from_message(msg) for name, msg in self.robot_metrics.items()}
         for name, node in self.nodes.items():
-            if hasattr(node, 'robozoo_robots'):
-                robots.update(node.robozoo_robots())
             if hasattr(node, 'robozoo_metrics'):
                 metrics[name] = node.robozoo_metrics()
         out = {

@@ -341,13 +341,14 @@ def node_specs(sc: Scenario, *, use_sim_time: bool = True) -> list[NodeSpec]:
 
 
 def default_record_topics(sc: Scenario) -> list[str] | None:
-    """What `--record` writes when the scenario names nothing: the clock, TF and each robot's state;
-    None (everything) for a scenario without a simulator."""
+    """What `--record` writes when the scenario names nothing: the clock, TF and each robot's state
+    and metrics; None (everything) for a scenario without a simulator."""
     if sc.record:
         return list(sc.record)
     if not sc.has_simulator:
         return None
     topics = ['/clock', '/tf', '/tf_static'] if sc.has_simulator else []
     for r in sc.robots:
-        topics += [f'/{r.name}/joint_states', f'/{r.name}/odometry/ground_truth', f'/{r.name}/imu']
+        topics += [f'/{r.name}/joint_states', f'/{r.name}/odometry/ground_truth', f'/{r.name}/imu',
+                   f'/{r.name}/metrics']
     return topics

@@ -177,15 +177,21 @@ def test_set_pose_teleports_and_reset_undoes_it(empty_world):
         ph.set_pose('w', [0, 0, 0], [0, 0, 0, 0])
 
 
-def test_summary_reports_drift_tilt_and_falls(empty_world):
+def test_metrics_observer_reports_drift_tilt_and_falls(empty_world):
+    """zoo_sim.metrics, sampled through the robot contract as the node samples it."""
+    from zoo_sim.metrics import RobotMetrics
     ph = walker(empty_world)
-    ph.advance(1000)
-    s = ph.robot_summary('w')
+    observer = RobotMetrics(ph, 'w')
+    for _ in range(50):
+        ph.advance(20)
+        observer.sample(ph.sim_ns * 1e-9)
+    s = observer.summary()
     assert not s['fell'] and s['drift_xy'] < 1e-3 and s['max_tilt_deg'] < 1.0
     assert 0 < s['max_penetration'] < 0.005
     ph.set_pose('w', [0, 0, 0.3], [math.cos(0.5), math.sin(0.5), 0, 0])  # rolled 57 degrees
     ph.advance(100)
-    s = ph.robot_summary('w')
+    observer.sample(ph.sim_ns * 1e-9)
+    s = observer.summary()
     assert s['fell'] and s['max_tilt_deg'] > 45
     assert set(s) >= {'base_start', 'base_end', 'drift_xy', 'drift_xyz', 'max_tilt_deg',
                       'min_base_height', 'max_penetration', 'fell'}

@@ -113,8 +113,11 @@ class KinematicArm:
     def command_warnings(self, now_ns):
         return []
 
-    def robot_summary(self, robot):
-        return {'joints': 2}
+    def command_counts(self, robot):
+        return 0, 0
+
+    def penetration(self, robot):
+        return 0.0
 
     def metrics(self):
         return {'sim_time': self.sim_ns * 1e-9}

@@ -141,7 +141,7 @@ def test_unsafe_commands_are_dropped_with_a_warning(stack, capfd):
     stack.run(0.2)
     assert js[-1].velocity[0] == pytest.approx(0.5, abs=1e-3)  # NaN never reached physics
     assert np.isfinite(js[-1].position).all()
-    assert stack.sim.robozoo_robots()['w']['commands_rejected'] == 1
+    assert stack.sim.physics.command_counts('w') == (1, 0)
     stack.run(1.0)  # the sanitiser's summary is logged once a second
     err = capfd.readouterr().err
     assert err.count('w: unsafe joint commands not passed to physics: shoulder velocity nan') == 1
@@ -194,10 +194,14 @@ def test_same_scenario_and_seed_give_bitwise_identical_joint_states():
     assert joint_stream(3) != joint_stream(4)
 
 
-def test_summary_for_robozoo_run(stack):
+def test_metrics_are_published_for_robozoo_run(stack):
+    from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics
+    got = stack.record(RobotMetrics, '/w/metrics')
     stack.run(0.5)
-    summary = stack.sim.robozoo_robots()['w']
-    assert not summary['fell'] and summary['drift_xy'] < 1e-3
+    assert len(got) == 5  # 10 Hz
+    summary = got[-1]
+    assert summary.robot == 'w' and not summary.fell and summary.drift_xy < 1e-3
+    assert math.isnan(summary.fell_at) and summary.joints == 2
     assert stack.sim.robozoo_metrics()['steps'] == 500
 
 

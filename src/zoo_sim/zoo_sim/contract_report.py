@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .metrics import RobotMetrics
 from .mujoco_backend import MujocoPhysics
 from .mujoco_scene import RobotSpec
 
@@ -148,8 +149,12 @@ def stand(robot: str, mu: float | None) -> tuple[float, float]:
     args = {} if mu is None else {FRICTION_ARG[robot]: mu}
     ph = MujocoPhysics.create('empty', [RobotSpec(robot, package=f'{robot}_description',
                                                   xacro_args=args)])
-    ph.advance(10_000)
-    s = ph.robot_summary(robot)
+    observer = RobotMetrics(ph, robot)  # sampled at 50 Hz, as the simulator node does
+    observer.sample(0.0)
+    for _ in range(500):
+        ph.advance(20)
+        observer.sample(ph.sim_ns * 1e-9)
+    s = observer.summary()
     return s['drift_xyz'], s['max_tilt_change_deg']
 
 

@@ -11,7 +11,6 @@ the per-message path is a range check and one store; a mode switch (rare) reconf
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from pathlib import Path
 from typing import Callable, Sequence
@@ -27,11 +26,8 @@ from .mujoco_scene import BuiltRobot, RobotSpec, Scene, build_scene
 from .robot_interface import RobotInfo, robot_info_from
 from .sdf_world import World, load_world
 from .resources import find_world
-from .transforms import rotation_change_deg, tilt_change_deg, tilt_deg
 
-SUMMARY_PERIOD_NS = 20_000_000  # robot summary sampled at 50 Hz of sim time
 SPAWN_TOLERANCE = 1e-4  # m of initial penetration accepted without lifting the robot
-FALL_TILT_DEG = 45.0
 _NO_SENSORS = int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
 
 
@@ -73,25 +69,13 @@ class _Robot:
         self.link_bodies = np.array([m.body(p + ln).id for ln in self.links], dtype=int)
         bodies = set(self.link_bodies.tolist())
         self.geom_mask = np.isin(m.geom_bodyid, list(bodies))
-        self.summary = _Summary()
-        self.fall_height = -math.inf  # set by MujocoPhysics once the spawn pose is final
+        # fall_height is set by MujocoPhysics once the spawn pose is final
         self.info = robot_info_from(built, self.vel_limit, self.effort_limit)
 
     @property
     def target(self) -> np.ndarray:
         """The velocity targets in force (those of joints in effort mode are 0)."""
         return self.motors.commanded('velocity')
-
-
-@dataclasses.dataclass
-class _Summary:
-    start: np.ndarray | None = None
-    start_quat: list[float] | None = None  # w x y z
-    min_height: float = math.inf
-    max_tilt: float = 0.0
-    max_tilt_change: float = 0.0  # vs the start orientation: what "stands still" is judged on
-    max_penetration: float = 0.0
-    fell_at: float | None = None
 
 
 class MujocoPhysics:
@@ -115,7 +99,6 @@ class MujocoPhysics:
         self.sim_ns = 0
         self.steps = 0
         self.resets = 0
-        self._next_summary_ns = 0
         self.robots = {name: _Robot(m, d, built) for name, built in scene.robots.items()}
         self._motors = [r.motors for r in self.robots.values() if r.joints]
         self._driver_dof = m.jnt_dofadr[m.joint(DRIVER).id] if self._motors else None
@@ -145,7 +128,7 @@ class MujocoPhysics:
             if fall is None:  # half the spawn height
                 fall = 0.5 * float(self._q0[r.free_qadr + 2]) if r.free_qadr is not None \
                     else -math.inf
-            r.fall_height = fall
+            r.info.fall_height = fall
         self.reset()
         self.resets = 0
 
@@ -206,9 +189,6 @@ class MujocoPhysics:
             n -= k
         self.steps += int(n_steps)
         self.sim_ns += int(n_steps) * self.step_ns
-        if self.sim_ns >= self._next_summary_ns:
-            self._sample_summary()
-            self._next_summary_ns = self.sim_ns + SUMMARY_PERIOD_NS
         for observer in self.observers:
             observer()
 
@@ -270,12 +250,10 @@ class MujocoPhysics:
             r.mode[:] = VELOCITY
             r.mode_list[:] = r.mode.tolist()
             r.motors.reset()
-            r.summary = _Summary()
         if self._motors:
             d.qvel[self._driver_dof] = 1.0  # the motors' reference speed from the first step
         mujoco.mj_forward(m, d)
         self.resets += 1
-        self._sample_summary()
 
     # -- the robot contract ---------------------------------------------------------------------
     def robot_names(self) -> list[str]:
@@ -414,55 +392,18 @@ class MujocoPhysics:
         mujoco.mj_forward(m, d)
 
     # -- reports ------------------------------------------------------------------------------
-    def _sample_summary(self) -> None:
-        d = self.data
+    def penetration(self, robot: str) -> float:
+        """The deepest current penetration of the robot into anything (itself included), m."""
+        r, d = self.robots[robot], self.data
         n = d.ncon
-        if n:
-            contact = d.contact
-            geoms, dist = contact.geom[:n], contact.dist[:n]
-        now_s = self.sim_ns * 1e-9
-        for r in self.robots.values():
-            s = r.summary
-            pos = d.xpos[r.base_body]
-            quat = d.xquat[r.base_body].tolist()
-            height = float(pos[2])
-            if s.start is None:
-                s.start, s.start_quat = pos.copy(), quat
-            tilt = tilt_deg(quat)
-            s.max_tilt_change = max(s.max_tilt_change, tilt_change_deg(s.start_quat, quat))
-            s.min_height = min(s.min_height, height)
-            s.max_tilt = max(s.max_tilt, tilt)
-            if n:
-                mine = r.geom_mask[geoms].any(axis=1)
-                if mine.any():
-                    s.max_penetration = max(s.max_penetration, float(-dist[mine].min()))
-            if s.fell_at is None and (height < r.fall_height or tilt > FALL_TILT_DEG):
-                s.fell_at = now_s
+        if not n:
+            return 0.0
+        mine = r.geom_mask[d.contact.geom[:n]].any(axis=1)
+        return max(0.0, float(-d.contact.dist[:n][mine].min())) if mine.any() else 0.0
 
-    def robot_summary(self, robot: str) -> dict:
-        r = self.robots[robot]
-        s = r.summary
-        end = self.data.xpos[r.base_body].copy()
-        end_quat = self.data.xquat[r.base_body].copy()
-        start = s.start if s.start is not None else end
-        tilt_change, yaw_change = rotation_change_deg(
-            s.start_quat if s.start_quat is not None else end_quat, end_quat)
-        return {
-            'base_start': [float(x) for x in start],
-            'base_end': [float(x) for x in end],
-            'drift_xy': float(np.linalg.norm(end[:2] - start[:2])),
-            'drift_xyz': float(np.linalg.norm(end - start)),
-            'max_tilt_deg': float(max(s.max_tilt, tilt_deg(end_quat))),
-            'max_tilt_change_deg': float(max(s.max_tilt_change, tilt_change)),
-            'yaw_change_deg': yaw_change,
-            'min_base_height': float(min(s.min_height, end[2])),
-            'max_penetration': float(s.max_penetration),
-            'fell': s.fell_at is not None,
-            'fell_at': s.fell_at,
-            'joints': len(r.joints),
-            'commands_rejected': r.sanitizer.rejected,
-            'commands_clamped': r.sanitizer.clamped,
-        }
+    def command_counts(self, robot: str) -> tuple[int, int]:
+        s = self.robot(robot).sanitizer
+        return s.rejected, s.clamped
 
     def metrics(self) -> dict:
         return {'steps': self.steps, 'sim_time': self.sim_ns * 1e-9, 'resets': self.resets,

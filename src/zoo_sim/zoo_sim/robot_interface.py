@@ -45,6 +45,7 @@ class RobotInfo:
     tree: list[TreeJoint]            # every URDF joint but the one to 'world'
     urdf: str                        # published latched on robot_description
     sensors: list[Any] = dataclasses.field(default_factory=list)  # plug-ins (sensors.Sensor)
+    fall_height: float = -np.inf     # base height below which the robot has fallen (m)
 
 
 @runtime_checkable
@@ -79,10 +80,13 @@ class RobotBackend(Protocol):
     def contacts(self, robot: str) -> tuple[np.ndarray, np.ndarray]: ...
     def link_poses(self, robot: str) -> tuple[list[str], np.ndarray, np.ndarray]: ...
     def sensor_values(self, robot: str, sensor: Any) -> Any: ...
-    def command_warnings(self, now_ns: int) -> list[str]: ...  # throttled: rejected/clamped
+    def penetration(self, robot: str) -> float: ...  # deepest now into anything, m (0: unknown)
 
-    # reports for robozoo run
-    def robot_summary(self, robot: str) -> Mapping[str, Any]: ...
+    # commands the sanitiser dropped or clamped
+    def command_warnings(self, now_ns: int) -> list[str]: ...  # throttled summaries
+    def command_counts(self, robot: str) -> tuple[int, int]: ...  # (rejected, clamped)
+
+    # the backend's own report for robozoo run (the robots' come from zoo_sim.metrics)
     def metrics(self) -> Mapping[str, Any]: ...
 
 

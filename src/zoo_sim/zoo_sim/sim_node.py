@@ -30,10 +30,12 @@ from zoo_runtime.interfaces.std_msgs.msg import Float64, Header, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty, SetBool
 from zoo_runtime.interfaces.tf2_msgs.msg import TFMessage
 from zoo_runtime.interfaces.zoo_interfaces.msg import LinkContacts
+from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics as RobotMetricsMsg
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
 from . import SimConfigError
 from .joint_motors import DEFAULT_MOTOR, check_model
+from .metrics import RobotMetrics, to_message
 from .mujoco_scene import RobotSpec
 from .robot_interface import RobotBackend
 from .transforms import relative_poses
@@ -47,6 +49,9 @@ WORLD_FRAME = 'world'
 # rates that suit monitoring and recording.
 RATES = {'joint_states_rate': 100.0, 'odometry_rate': 50.0, 'imu_rate': 100.0,
          'tf_rate': 25.0, 'contacts_rate': 50.0}
+# The metrics observers (zoo_sim.metrics): sampled at 50 Hz of sim time, published at 10 Hz on
+# /<robot>/metrics (and on request: publish_metrics, which robozoo run calls before its summary).
+METRICS_RATES = {'metrics_sample_rate': 50.0, 'metrics_rate': 10.0}
 
 
 class Simulator(Node):
@@ -78,6 +83,13 @@ class Simulator(Node):
                                        'feature (Gazebo: see zoo_sim.gazebo.bridge for its topics)')
             elif rate > 0:
                 self.create_timer(1.0 / rate, callback)
+        for param, callback in (('metrics_sample_rate', self._sample_metrics),
+                                ('metrics_rate', self.publish_metrics)):
+            rate = self.get_parameter(param).value
+            if not rate > 0 or not math.isfinite(rate):
+                raise SimConfigError(f'parameter {param}: expected a rate > 0 Hz, got {rate}')
+            self.create_timer(1.0 / rate, callback)
+        self._sample_metrics()  # the start: the spawn pose
         self.create_timer(1.0, self._log_unsafe_commands)  # the sanitiser's throttle period
         self.create_service(Empty, '/sim/reset', self._on_reset)
         self.create_service(SetBool, '/sim/pause', self._on_pause)
@@ -95,7 +107,7 @@ class Simulator(Node):
         self.declare_parameter('real_time_factor', 0.0)
         self.declare_parameter('validate_world', True)
         self._declare_list('robot_names')
-        for name, rate in RATES.items():
+        for name, rate in {**RATES, **METRICS_RATES}.items():
             self.declare_parameter(name, rate)
         gravity = self._list('gravity', (int, float)) or None
         if gravity is not None and len(gravity) != 3:
@@ -257,6 +269,9 @@ class Simulator(Node):
     # -- services -------------------------------------------------------------------------------
     def _on_reset(self, request, response):
         self.physics.reset()
+        for io in self._robots.values():
+            io.metrics.reset()
+        self._sample_metrics()
         self.get_logger().info('world and robots reset to their initial state')
         return response
 
@@ -288,10 +303,25 @@ class Simulator(Node):
         response.success, response.message = True, f'{request.name} moved'
         return response
 
-    # -- reports for robozoo run ----------------------------------------------------------------
-    def robozoo_robots(self) -> dict:
-        return {name: self.physics.robot_summary(name) for name in self._robots}
+    # -- metrics -------------------------------------------------------------------------------
+    def _sample_metrics(self) -> None:
+        now_s = self.physics.sim_ns * 1e-9
+        for io in self._robots.values():
+            io.metrics.sample(now_s)
 
+    def robot_metrics(self, robot: str) -> dict:
+        """The metrics observer's summary of one robot now (what /<robot>/metrics carries)."""
+        return self._robots[robot].metrics.summary()
+
+    def publish_metrics(self) -> None:
+        """Sample now and publish every robot's metrics on /<robot>/metrics."""
+        self._sample_metrics()
+        header = Header(stamp=self._stamp(), frame_id=WORLD_FRAME)
+        for io in self._robots.values():
+            io.metrics_pub.publish(to_message(io.metrics.summary(), RobotMetricsMsg, header,
+                                              io.name))
+
+    # -- reports for robozoo run ----------------------------------------------------------------
     def robozoo_metrics(self) -> dict:
         out = dict(self.physics.metrics())
         out['commands'] = {io.name: io.commands for io in self._robots.values()}
@@ -334,6 +364,8 @@ class _RobotIO:
         self.odometry = node.create_publisher(Odometry, f'{ns}/odometry/ground_truth', 10)
         self.imu = node.create_publisher(Imu, f'{ns}/imu', 10)
         self.contacts = node.create_publisher(LinkContacts, f'{ns}/contacts', 10)
+        self.metrics = RobotMetrics(physics, name)  # zoo_sim.metrics: the one observer
+        self.metrics_pub = node.create_publisher(RobotMetricsMsg, f'{ns}/metrics', 10)
         description = node.create_publisher(String, f'{ns}/robot_description', LATCHED)
         description.publish(String(data=info.urdf))
         self._physics = physics

@@ -24,7 +24,7 @@ from ..mujoco_scene import BuiltRobot, RobotSpec, default_sensor_links
 from ..resources import find_world
 from ..robot_interface import RobotInfo, robot_info_from
 from ..sdf_world import World
-from ..transforms import quat_conj, quat_rotate, tilt_deg
+from ..transforms import quat_conj, quat_rotate
 from ..urdf_robot import load_description, parse_urdf
 from .plugins import robot_gazebo_blocks, with_gazebo_blocks
 
@@ -53,8 +53,6 @@ class _GzRobot:
         self.link_quat = np.tile([1.0, 0, 0, 0], (len(self.links), 1))
         self.base_lin = np.zeros(3)
         self.base_ang = np.zeros(3)
-        self.start: np.ndarray | None = None
-        self.max_tilt = 0.0
         self.handles = None  # (model, joints, links), resolved on the first update
 
 
@@ -180,10 +178,6 @@ class GazeboPhysics:
             if lin is not None and ang is not None:
                 r.base_lin[:] = (lin.x(), lin.y(), lin.z())
                 r.base_ang[:] = (ang.x(), ang.y(), ang.z())
-            b = r.links.index(r.built.base_link)
-            if r.start is None:
-                r.start = r.link_pos[b].copy()
-            r.max_tilt = max(r.max_tilt, tilt_deg(r.link_quat[b]))
 
     # -- the robot contract (zoo_sim.robot_interface.RobotBackend) -------------------------------
     def robot_names(self) -> list[str]:
@@ -263,14 +257,12 @@ class GazeboPhysics:
             raise SimConfigError(f"set_pose: no robot '{name}' (robots: {', '.join(self.robots)})")
         self._pose_requests.append((name, list(xyz), list(quat_wxyz)))
 
-    def robot_summary(self, robot: str) -> dict:
-        r = self.robots[robot]
-        end, _ = self.base_pose(robot)
-        start = r.start if r.start is not None else end
-        return {'base_start': start.tolist(), 'base_end': end.tolist(),
-                'drift_xy': float(np.linalg.norm(end[:2] - start[:2])),
-                'drift_xyz': float(np.linalg.norm(end - start)),
-                'max_tilt_deg': r.max_tilt, 'fell': r.max_tilt > 45.0, 'joints': len(r.joints)}
+    def penetration(self, robot: str) -> float:
+        return 0.0  # not reported by gz-sim's ECM: unknown
+
+    def command_counts(self, robot: str) -> tuple[int, int]:
+        s = self.robots[robot].sanitizer
+        return s.rejected, s.clamped
 
     def metrics(self) -> dict:
         return {'steps': self.steps, 'sim_time': self.sim_ns * 1e-9, 'backend': 'gazebo'}

@@ -1,0 +1,99 @@
+"""The metrics observer: fall, tilt, drift and penetration of a robot, computed in one place from
+the robot contract (zoo_sim.robot_interface), whatever the backend. The simulator node samples
+one observer per robot at ``metrics_rate`` and publishes it on ``/<robot>/metrics``
+(zoo_interfaces/RobotMetrics); ``robozoo run`` takes summary.json's robots from those messages.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .transforms import rotation_change_deg, tilt_change_deg, tilt_deg
+
+FALL_TILT_DEG = 45.0  # a base tilted further has fallen, whatever its height
+FIELDS = ('base_start', 'base_end', 'drift_xy', 'drift_xyz', 'max_tilt_deg',
+          'max_tilt_change_deg', 'yaw_change_deg', 'min_base_height', 'max_penetration', 'fell',
+          'fell_at', 'joints', 'commands_rejected', 'commands_clamped')
+
+
+class RobotMetrics:
+    """Observes one robot of a :class:`~zoo_sim.robot_interface.RobotBackend`."""
+
+    def __init__(self, backend, robot: str):
+        self.backend = backend
+        self.robot = robot
+        info = backend.robot_info(robot)
+        self.fall_height = info.fall_height
+        self.joints = len(info.joints)
+        self.reset()
+
+    def reset(self) -> None:
+        """Start over (the world was reset): the next sample is the new start."""
+        self.start: np.ndarray | None = None
+        self.start_quat: list[float] | None = None  # w x y z
+        self.min_height = math.inf
+        self.max_tilt = 0.0
+        self.max_tilt_change = 0.0  # vs the start orientation: what "stands still" is judged on
+        self.max_penetration = 0.0
+        self.fell_at: float | None = None
+
+    def sample(self, now_s: float) -> None:
+        pos, quat = self.backend.base_pose(self.robot)
+        quat = [float(q) for q in quat]
+        height = float(pos[2])
+        if self.start is None:
+            self.start, self.start_quat = np.array(pos, dtype=float), quat
+        tilt = tilt_deg(quat)
+        self.max_tilt_change = max(self.max_tilt_change, tilt_change_deg(self.start_quat, quat))
+        self.min_height = min(self.min_height, height)
+        self.max_tilt = max(self.max_tilt, tilt)
+        self.max_penetration = max(self.max_penetration, self.backend.penetration(self.robot))
+        if self.fell_at is None and (height < self.fall_height or tilt > FALL_TILT_DEG):
+            self.fell_at = now_s
+
+    def summary(self) -> dict:
+        """The metrics now (the end pose is the current one)."""
+        end, end_quat = self.backend.base_pose(self.robot)
+        end = np.array(end, dtype=float)
+        start = self.start if self.start is not None else end
+        tilt_change, yaw_change = rotation_change_deg(
+            self.start_quat if self.start_quat is not None else end_quat, end_quat)
+        rejected, clamped = self.backend.command_counts(self.robot)
+        return {
+            'base_start': [float(x) for x in start],
+            'base_end': [float(x) for x in end],
+            'drift_xy': float(np.linalg.norm(end[:2] - start[:2])),
+            'drift_xyz': float(np.linalg.norm(end - start)),
+            'max_tilt_deg': float(max(self.max_tilt, tilt_deg(end_quat))),
+            'max_tilt_change_deg': float(max(self.max_tilt_change, tilt_change)),
+            'yaw_change_deg': float(yaw_change),
+            'min_base_height': float(min(self.min_height, end[2])),
+            'max_penetration': float(self.max_penetration),
+            'fell': self.fell_at is not None,
+            'fell_at': self.fell_at,
+            'joints': self.joints,
+            'commands_rejected': int(rejected),
+            'commands_clamped': int(clamped),
+        }
+
+
+def to_message(summary: dict, msg_cls, header, robot: str):
+    """A zoo_interfaces/RobotMetrics message of a :meth:`RobotMetrics.summary`."""
+    values = dict(summary)
+    values['fell_at'] = math.nan if values['fell_at'] is None else float(values['fell_at'])
+    return msg_cls(header=header, robot=robot, **{k: values[k] for k in FIELDS})
+
+
+def from_message(msg) -> dict:
+    """The summary dict of a RobotMetrics message (summary.json's robot entry)."""
+    out = {k: getattr(msg, k) for k in FIELDS}
+    out['base_start'] = [float(x) for x in out['base_start']]
+    out['base_end'] = [float(x) for x in out['base_end']]
+    out['fell_at'] = None if math.isnan(out['fell_at']) else float(out['fell_at'])
+    for k in ('joints', 'commands_rejected', 'commands_clamped'):
+        out[k] = int(out[k])
+    for k in FIELDS:
+        if isinstance(out[k], float):
+            out[k] = float(out[k])
+    return out

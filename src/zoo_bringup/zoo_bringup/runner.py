@@ -40,10 +40,8 @@ class ScenarioRun:
         # the robots' metrics as published on /<robot>/metrics (zoo_sim.metrics), kept as they
         # are published: summary.json's robots are these messages
         self.robot_metrics: dict[str, Any] = {}
-        metric_topics = {f'/{r.name}/metrics': r.name for r in sc.robots}
-        self.context.add_publish_observer(
-            lambda topic, msg: self.robot_metrics.__setitem__(metric_topics[topic], msg)
-            if topic in metric_topics else None)
+        self._metric_topics = {f'/{r.name}/metrics': r.name for r in sc.robots}
+        self.context.add_publish_observer(self._keep_metrics)
         try:
             for spec in node_specs(sc, use_sim_time=True):
                 if spec.name == 'sim':
@@ -63,6 +61,11 @@ class ScenarioRun:
         except BaseException:
             self.close()
             raise
+
+    def _keep_metrics(self, topic: str, msg) -> None:
+        robot = self._metric_topics.get(topic)
+        if robot is not None:
+            self.robot_metrics[robot] = msg
 
     def _start_recorder(self, record: bool | list[str]) -> None:
         from zoo_runtime.bag import BagRecorder

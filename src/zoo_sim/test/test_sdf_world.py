@@ -193,14 +193,16 @@ def test_valid_but_unsupported_elements_warn_once_each():
 def test_libsdformat_verdicts_are_cached_by_content(tmp_path, monkeypatch):
     """Validating the same world again does not run ign; a changed world is validated again
     (a cached 'valid' never hides a new error), and so is a changed URDF text."""
+    from zoo_description_tools import sdformat_check
     from zoo_sim import sdf_spec
     monkeypatch.setenv('ROBOZOO_CACHE_DIR', str(tmp_path / 'cache'))
     world = tmp_path / 'w.sdf'
     world.write_text((DATA / 'drop.sdf').read_text())
     sdf_spec.validate_sdf(world)
     runs = []
-    real = sdf_spec._run_ign
-    monkeypatch.setattr(sdf_spec, '_run_ign', lambda args: runs.append(args) or real(args))
+    real = sdformat_check.run_ign
+    monkeypatch.setattr(sdformat_check, 'run_ign',
+                        lambda args, paths=(): runs.append(args) or real(args, paths))
     sdf_spec.validate_sdf(world)
     assert runs == []
     world.write_text(world.read_text().replace('<model name="box">', '<model name="box"><oops/>')

@@ -7,88 +7,38 @@ against the specification tree to catch misspelt or invented elements as errors.
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
-import subprocess
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from zoo_description_tools.cache import cached, content_key, tree_files
+from zoo_description_tools.cache import cached, content_key
+from zoo_description_tools.sdformat_check import (DOC, ign_available, ign_identity, run_ign,
+                                                  sdformat_errors)
 
 from . import SimConfigError
 from .resources import model_search_paths
 
-_ANSI = re.compile(r'\x1b\[[0-9;]*m')
-# Lines libsdformat prints that say nothing about the document.
-_NOISE = ('libignition-tools-backward', 'Tried to use callback in sdf::findFile()')
 
-
-def ign_available() -> bool:
-    return shutil.which('ign') is not None
-
-
-def _run_ign(args: list[str]) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    # libsdformat resolves model:// through SDF_PATH only; give it the same search path we use.
-    env['SDF_PATH'] = os.pathsep.join(str(p) for p in model_search_paths())
-    return subprocess.run(['ign', 'sdf', *args], capture_output=True, text=True, env=env,
-                          timeout=60)
+def _run_ign(args: list[str]):
+    """``ign sdf <args>`` with our model search paths (``model://``)."""
+    return run_ign(args, model_search_paths())
 
 
 def validate_sdf(path_or_text: str | Path, name: str | None = None) -> None:
     """Raise :class:`SimConfigError` with libsdformat's message (file, element, reason) unless the
     SDF or URDF is valid. ``path_or_text`` is a file path or the document itself; ``name`` labels
-    a document given as text. Verdicts are cached by content (the document and every file under
-    the model search paths, which its includes may read; zoo_description_tools.cache)."""
+    a document given as text. The verdict comes from zoo_description_tools.sdformat_check (cached
+    by content: the document and every file under the model search paths)."""
     if not ign_available():
         raise SimConfigError("cannot validate SDF: the 'ign' tool is missing (Debian packages "
                              'ignition-tools and libsdformat-dev; tools/setup.sh installs them)')
     text = str(path_or_text)
-    models = model_search_paths()
-    common = ('ign sdf -k', _ign_identity(), [str(p) for p in models])
-    if text.lstrip().startswith('<'):
-        suffix = '.urdf' if '<robot' in text[:2000] else '.sdf'
-        label = name or '<sdf text>'
-        key = content_key(*common, suffix, text, files=tree_files(*models))
-        problem = cached('sdf-check', key, lambda: _verdict_of_text(text, suffix))
-    else:
-        label = text
-        key = content_key(*common, files=[Path(text), *tree_files(*models)])
-        problem = cached('sdf-check', key, lambda: _verdict(text))
-    if problem is not None:
-        raise SimConfigError(f'{label}: invalid SDF: {problem}')
-
-
-def _ign_identity() -> tuple[str, int]:
-    """The ign tool in use (path, modification time): part of every cached verdict's key."""
-    tool = shutil.which('ign') or 'ign'
-    try:
-        return tool, os.stat(tool).st_mtime_ns
-    except OSError:
-        return tool, 0
-
-
-def _verdict_of_text(text: str, suffix: str) -> str | None:
-    with tempfile.NamedTemporaryFile('w', suffix=suffix, delete=False) as f:
-        f.write(text)
-        tmp = f.name
-    try:
-        return _verdict(tmp)
-    finally:
-        os.unlink(tmp)
-
-
-def _verdict(path: str) -> str | None:
-    """None when libsdformat accepts the file, else its errors in one line."""
-    out = _run_ign(['-k', path])
-    lines = [_ANSI.sub('', ln).strip() for ln in (out.stdout + out.stderr).splitlines()]
-    lines = [ln for ln in lines if ln and not any(n in ln for n in _NOISE)]
-    if out.returncode == 0 and any(ln == 'Valid.' for ln in lines):
-        return None
-    errors = [ln for ln in lines if ln != 'Valid.']
-    return '; '.join(_shorten(ln, path) for ln in errors) or f'ign sdf -k exited {out.returncode}'
+    is_text = text.lstrip().startswith('<')
+    errors = sdformat_errors(text, model_paths=model_search_paths())
+    if errors is not None:
+        path = DOC if is_text else text
+        label = (name or '<sdf text>') if is_text else text
+        raise SimConfigError(f"{label}: invalid SDF: {'; '.join(_shorten(ln, path) for ln in errors)}")
 
 
 def _shorten(line: str, path: str) -> str:
@@ -109,7 +59,7 @@ def spec_tree(version: str) -> ET.Element:
         out = _run_ign(['-d', version])
         return out.stdout if out.returncode == 0 and '<element' in out.stdout else None
 
-    text = cached('sdf-spec', content_key('ign sdf -d', _ign_identity(), version), describe)
+    text = cached('sdf-spec', content_key('ign sdf -d', ign_identity(), version), describe)
     if text is None:
         raise SimConfigError(f'ign sdf -d {version} did not describe SDF version {version}')
     return ET.fromstring(text)

@@ -37,7 +37,7 @@ def shipped_params() -> list[float]:
 def timed_walks(n: int, barrier=None) -> tuple[float, list]:
     """Build the evaluator (one warm-up walk), then time ``n`` walks of the shipped gait."""
     from coupled_wave_gait.nao_walk import WalkParams
-    from coupled_wave_gait.search.sim_evaluator import ScenarioEvaluator
+    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
 
     params = WalkParams.from_sequence(shipped_params())
     evaluate = ScenarioEvaluator('nao_gait_search')
@@ -77,7 +77,7 @@ def search_rate(cores: int) -> tuple[float, int]:
     """A real search's candidates per minute (falls included), with every core."""
     from coupled_wave_gait.search.runner import run_search
     from coupled_wave_gait.search.settings import SearchSettings
-    from coupled_wave_gait.search.sim_evaluator import ScenarioEvaluator
+    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
     from zoo_bringup.scenario import load_scenario
 
     sc = load_scenario('nao_gait_search')

@@ -37,7 +37,7 @@ def robozoo(*args):
 @pytest.fixture(scope='module')
 def quality():
     """The first 6 s of the shipped scenario, recorded at every physics step while it walks."""
-    from coupled_wave_gait.search.quality import measure_scenario
+    from zoo_bringup.gait_search.quality import measure_scenario
     return measure_scenario('nao_walk', DURATION)
 
 

@@ -3,7 +3,7 @@
 One candidate at a time: ``set_params`` (zoo_interfaces/SetWalkParams), ``start_walk``
 (std_srvs/Trigger), then the result on ``walk_statistics``; every result goes to the search
 journal, so the run resumes where it stopped and shares its journal with the parallel command
-(``python -m coupled_wave_gait.search <scenario>``, same settings and output). Service and topic
+(``python -m zoo_bringup.gait_search <scenario>``, same settings and output). Service and topic
 names are relative: put the node in the Walker's namespace.
 
 Parameters: the search settings (``strategy``, ``key``, ``budget``, ``sigma0``, ``start``,
@@ -59,7 +59,7 @@ class GaitSearch(Node):
         if self.settings.starts:
             raise ParameterError(f'{self.get_name()}: parameter starts: the node walks each '
                                  'candidate once; robust scoring is python -m '
-                                 'coupled_wave_gait.search --starts')
+                                 'zoo_bringup.gait_search --starts')
         self.output = self.settings.output_dir(DEFAULT_OUTPUT)
         self.session = SearchSession(self.settings.make_strategy(), self.output,
                                      self.settings.budget or None, self.settings.accept_pct)

@@ -18,9 +18,8 @@ from coupled_wave_gait.search.journal import Journal, JournalError
 from coupled_wave_gait.search.runner import SearchError, run_search
 from coupled_wave_gait.search.space import NAO_WALK_GRID, Axis, GridSpace
 from coupled_wave_gait.search.strategies import CmaStrategy, GridStrategy
-from standin_evaluator import StandinWalk
+from coupled_wave_gait.search.standin import StandinWalk
 
-HERE = Path(__file__).parent
 
 
 def records(out):
@@ -63,11 +62,11 @@ def test_search_survives_kill_9_and_resumes_without_loss_or_repeat(tmp_path):
         from coupled_wave_gait.search.runner import run_search
         from coupled_wave_gait.search.space import NAO_WALK_GRID
         from coupled_wave_gait.search.strategies import GridStrategy
-        from standin_evaluator import StandinWalk
+        from coupled_wave_gait.search.standin import StandinWalk
         run_search(GridStrategy(NAO_WALK_GRID, 2015), StandinWalk(delay_s=0.02), {str(out)!r},
                    budget=200, workers=2, progress=False)
     '''))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE)] + sys.path))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.Popen([sys.executable, str(script)], env=env, start_new_session=True)
     journal = out / 'journal.jsonl'
     deadline = time.monotonic() + 120
@@ -188,39 +187,6 @@ def test_cma_es_beats_the_grid_and_resumes_exactly(tmp_path):
         assert np.all(np.array(r['values']) >= lo) and np.all(np.array(r['values']) <= hi)
 
 
-def test_command_line_runs_and_resumes(tmp_path):
-    from coupled_wave_gait.search.cli import main
-    args = ['--evaluator', 'standin_evaluator:StandinWalk', '--out', str(tmp_path),
-            '--no-progress']
-    assert main(args + ['--budget', '12']) == 0
-    assert main(args + ['--budget', '20']) == 0
-    summary = json.loads((tmp_path / 'summary.json').read_text())
-    assert summary['candidates'] == 20 and summary['evaluated_this_run'] == 8
-    assert sorted(records(tmp_path)) == list(range(20))
-    with pytest.raises(SystemExit, match="expected 'module:attribute'"):
-        main(['--evaluator', 'standin_evaluator', '--out', str(tmp_path)])
-
-
-def test_search_settings_from_the_scenario_and_their_errors(tmp_path):
-    from coupled_wave_gait.search.cli import scenario_settings
-    from coupled_wave_gait.search.settings import SearchSettings
-
-    settings, name = scenario_settings('nao_gait_search', ['search.budget=5'])
-    assert name == 'nao_gait_search' and settings.budget == 5
-    strategy = settings.make_strategy()
-    assert isinstance(strategy, CmaStrategy) and strategy.header()['start'] == list(settings.start)
-    assert settings.output_dir('unused').parts[-3:] == ('out', 'nao_gait_search', 'search')
-    assert SearchSettings(output=str(tmp_path)).output_dir('x') == tmp_path
-    assert settings.updated(budget=None, key=9).key == 9
-    assert settings.updated(budget=None).budget == 5                  # None: keep
-    with pytest.raises(ValueError, match="where: unknown search parameter 'budgte'"):
-        SearchSettings.from_parameters({'budgte': 3}, 'where')
-    with pytest.raises(ValueError, match='setting start: expected 10 numbers'):
-        SearchSettings.from_parameters({'start': [0.6, 1.0]}, 'where')
-    with pytest.raises(ValueError, match='setting strategy: expected grid or cma-es'):
-        SearchSettings(strategy='random')
-
-
 class _QualityStandin(StandinWalk):
     """The stand-in with a quality record attached, as the quality-scored evaluator returns."""
 
@@ -254,10 +220,3 @@ def test_quality_settings_are_checked():
                 {'quality_walk_weight': -1.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             SearchSettings(**bad)
-
-
-def test_quality_needs_a_scenario(tmp_path):
-    from coupled_wave_gait.search.cli import main
-    with pytest.raises(SystemExit, match='need a scenario'):
-        main(['--evaluator', 'standin_evaluator:StandinWalk', '--out', str(tmp_path),
-              '--quality', '--no-progress'])

@@ -1,8 +1,8 @@
 """The gait quality of a scenario's walk as ``robozoo run`` runs it, recorded every physics step.
 
-    python -m coupled_wave_gait.search.quality nao_walk                 # the first 6 s
-    python -m coupled_wave_gait.search.quality nao_walk --duration 30 --set walker.settle_time=0.1
-    python -m coupled_wave_gait.search.quality nao_gait_search --params P1 .. P10
+    python -m zoo_bringup.gait_search.quality nao_walk                 # the first 6 s
+    python -m zoo_bringup.gait_search.quality nao_walk --duration 30 --set walker.settle_time=0.1
+    python -m zoo_bringup.gait_search.quality nao_gait_search --params P1 .. P10
 
 The scenario runs in-process on the embedded lockstep executor exactly as ``bin/robozoo run``
 would (same nodes, parameters and seed; the recorder does not change the walk), with a
@@ -17,8 +17,9 @@ import json
 import sys
 from typing import Sequence
 
-from ..gait_quality import GaitQuality, GaitRecording, QualityTargets, StepRecorder, measure
-from .sim_evaluator import WALKER_NODE
+from coupled_wave_gait.gait_quality import (GaitQuality, GaitRecording, QualityTargets,
+                                            StepRecorder, measure)
+from .evaluator import WALKER_NODE
 
 DEFAULT_DURATION = 6.0
 
@@ -29,8 +30,8 @@ def record_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAULT
     """Run ``scenario`` for ``duration`` s of sim time (None: the scenario's) with its Walker
     recorded; returns the run's summary (as ``robozoo run`` writes it) and the recording.
     ``params`` replaces the Walker's gait parameters (and starts it)."""
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import apply_overrides, load_scenario
+    from ..runner import ScenarioRun
+    from ..scenario import apply_overrides, load_scenario
 
     sc = load_scenario(scenario)
     walkers = [n.name for n in sc.nodes if (n.package, n.executable) == WALKER_NODE]
@@ -64,7 +65,7 @@ def measure_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAUL
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog='python -m coupled_wave_gait.search.quality',
+    ap = argparse.ArgumentParser(prog='python -m zoo_bringup.gait_search.quality',
                                  description=__doc__.split('\n\n')[0])
     ap.add_argument('scenario', nargs='?', default='nao_walk')
     ap.add_argument('--duration', type=float, default=DEFAULT_DURATION,

@@ -1,4 +1,5 @@
-"""A cheap analytic stand-in for the simulator in search tests: a smooth "distance walked" peaked
+"""A cheap analytic stand-in for the simulator, for search tests and trying the search without a
+simulator (``--evaluator coupled_wave_gait.search.standin:StandinWalk``): a smooth "distance walked" peaked
 at an arbitrary good gait, falls in two corners of the space, and a base path fed through the real
 evaluation code, so that statistics, fitness and export are exercised end to end."""
 from __future__ import annotations

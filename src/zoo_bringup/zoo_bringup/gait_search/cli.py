@@ -1,8 +1,8 @@
-"""``python -m coupled_wave_gait.search``: run or resume a Nao gait search.
+"""``python -m zoo_bringup.gait_search``: run or resume a Nao gait search.
 
-    python -m coupled_wave_gait.search nao_gait_search                 # the scenario's settings
-    python -m coupled_wave_gait.search nao_gait_search --budget 400 --workers 1 --out runs/a
-    python -m coupled_wave_gait.search --evaluator my_pkg.mod:MyEval --out runs/b --strategy grid
+    python -m zoo_bringup.gait_search nao_gait_search                 # the scenario's settings
+    python -m zoo_bringup.gait_search nao_gait_search --budget 400 --workers 1 --out runs/a
+    python -m zoo_bringup.gait_search --evaluator my_pkg.mod:MyEval --out runs/b --strategy grid
 
 With a scenario (a name under config/scenarios or a .yaml path), candidates are walked on the
 simulator by the scenario's nodes (``ScenarioEvaluator``), and the search settings come from its
@@ -19,9 +19,9 @@ import json
 import sys
 from pathlib import Path
 
-from .runner import run_search
-from .settings import STRATEGIES, SearchSettings
-from .sim_evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator
+from coupled_wave_gait.search.runner import run_search
+from coupled_wave_gait.search.settings import STRATEGIES, SearchSettings
+from .evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator
 
 
 def load_evaluator(spec: str):
@@ -37,7 +37,7 @@ def load_evaluator(spec: str):
 
 def scenario_settings(scenario: str, overrides: list[str]) -> tuple[SearchSettings, str]:
     """The search settings of a scenario (its gait_search node's parameters) and its name."""
-    from zoo_bringup.scenario import apply_overrides, load_scenario
+    from ..scenario import apply_overrides, load_scenario
 
     sc = apply_overrides(load_scenario(scenario), overrides)
     nodes = [n for n in sc.nodes if (n.package, n.executable) == SEARCH_NODE]
@@ -50,7 +50,8 @@ def scenario_settings(scenario: str, overrides: list[str]) -> tuple[SearchSettin
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog='gait_search', description=__doc__.split('\n\n')[0])
+    ap = argparse.ArgumentParser(prog='python -m zoo_bringup.gait_search',
+                                 description=__doc__.split('\n\n')[0])
     ap.add_argument('scenario', nargs='?', help='scenario whose nodes walk the candidates')
     ap.add_argument('--evaluator', help="'module:attribute' instead of a scenario")
     ap.add_argument('--set', dest='overrides', action='append', default=[],
@@ -116,7 +117,7 @@ def main(argv=None) -> int:
                          budget=settings.budget or None, workers=settings.worker_count(),
                          progress=not a.no_progress, accept_pct=settings.accept_pct)
     if a.report:
-        from zoo_bringup.report import write_report
+        from ..report import write_report
         summary['report'] = [str(p) for p in write_report(out)]
     json.dump(summary, sys.stdout, indent=2)
     print()

@@ -25,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..evaluation import WalkStatistics
-from ..gait_quality import (QualityTargets, StepRecorder, measure, penalty_factor, violations)
-from ..nao_walk import WalkParams
+from coupled_wave_gait.evaluation import WalkStatistics
+from coupled_wave_gait.gait_quality import (QualityTargets, StepRecorder, measure,
+                                            penalty_factor, violations)
+from coupled_wave_gait.nao_walk import WalkParams
 
 SEARCH_NODE = ('coupled_wave_gait', 'gait_search')
 WALKER_NODE = ('coupled_wave_gait', 'walker')
@@ -79,7 +80,7 @@ class ScenarioEvaluator:
 
     def __init__(self, scenario: str = 'nao_gait_search', overrides: Sequence[str] = (),
                  starts: Sequence[float] = (), quality: QualityScoring | None = None):
-        from zoo_bringup.scenario import apply_overrides, load_scenario
+        from ..scenario import apply_overrides, load_scenario
 
         self.quality = quality
         self.starts = tuple(float(s) for s in starts)
@@ -145,7 +146,7 @@ class ScenarioEvaluator:
         return measure(self._recorder.recording(), targets=self.quality.targets)
 
     def _build(self) -> None:
-        from zoo_bringup.runner import ScenarioRun
+        from ..runner import ScenarioRun
         from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
 
         self._run = ScenarioRun(self.scenario)

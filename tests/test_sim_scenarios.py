@@ -44,3 +44,11 @@ def test_robot_metrics_in_the_bag_equal_summary_json(tmp_path):
     assert list(metrics['base_end'][-1]) == robot['base_end']
     assert bool(metrics['fell'][-1]) is robot['fell'] is False
     assert math.isnan(metrics['fell_at'][-1]) and robot['fell_at'] is None
+
+
+def test_the_scenario_seed_reaches_the_simulator():
+    """The seed that draws sensor noise (zoo_sim.noise) is the scenario's, or --seed."""
+    from zoo_bringup.runner import ScenarioRun
+    with ScenarioRun(load_scenario('go1_stand'), seed=7) as run:
+        assert run.nodes['sim'].get_parameter('seed').value == 7
+        assert run.physics.seed == 7

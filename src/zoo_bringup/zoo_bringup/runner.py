@@ -46,6 +46,7 @@ class ScenarioRun:
             for spec in node_specs(sc, use_sim_time=True):
                 if spec.name == 'sim':
                     spec.parameters.setdefault('real_time_factor', float(rtf))
+                    spec.parameters.setdefault('seed', int(self.seed))  # sensor noise
                 cls = resolve_node_class(spec.package, spec.executable)
                 overrides = [parameter.Parameter(k, value=v) for k, v in spec.parameters.items()]
                 node = cls(context=self.context, cli_args=spec.ros_args(),

@@ -23,6 +23,7 @@ from .commands import CommandSanitizer
 from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, VELOCITY,
                            JointMotors)
 from .mujoco_scene import BuiltRobot, RobotSpec, Scene, build_scene
+from .noise import imu_noise
 from .robot_interface import RobotInfo, robot_info_from
 from .sdf_world import World, load_world
 from .resources import find_world
@@ -59,6 +60,10 @@ class _Robot:
         self.free_dadr = (m.jnt_dofadr[m.joint(p + 'floating_base').id]
                           if not built.fixed_base else None)
         self.imu_body = m.body(p + built.imu_link).id
+        self.imu_noise = next((imu_noise(el, f'{built.desc.source}: gazebo[{link}]/sensor[{name}]')
+                               for link, kind, name, el in built.desc.sensors
+                               if kind == 'imu' and link == built.imu_link), None)
+        self.imu_bias = (np.zeros(3), np.zeros(3))  # drawn at reset
         gyro, acc = m.sensor(f'{p}imu_gyro'), m.sensor(f'{p}imu_accelerometer')
         self.gyro = slice(gyro.adr[0], gyro.adr[0] + 3)
         self.acc = slice(acc.adr[0], acc.adr[0] + 3)
@@ -84,8 +89,9 @@ class MujocoPhysics:
 
     features = frozenset({'joint_states', 'odometry', 'imu', 'contacts', 'tf'})
 
-    def __init__(self, scene: Scene):
+    def __init__(self, scene: Scene, seed: int = 0):
         self.scene = scene
+        self.seed = int(seed)  # sensor noise (noise.py): the same seed, the same streams
         self.joint_motor = scene.joint_motor
         self.model = m = scene.model
         self.data = d = mujoco.MjData(m)
@@ -155,12 +161,13 @@ class MujocoPhysics:
     @classmethod
     def create(cls, world: str | Path | World | None, robots: Sequence[RobotSpec] = (), *,
                gravity: Sequence[float] | None = None, step: float | None = None,
-               validate: bool = True, joint_motor: str = DEFAULT_MOTOR) -> 'MujocoPhysics':
+               validate: bool = True, joint_motor: str = DEFAULT_MOTOR,
+               seed: int = 0) -> 'MujocoPhysics':
         """A world name/path/description (None: an empty world without ground) plus robots."""
         if isinstance(world, (str, Path)):
             world = load_world(find_world(str(world)), validate=validate)
         return cls(build_scene(world, robots, gravity=gravity, step=step,
-                               joint_motor=joint_motor))
+                               joint_motor=joint_motor), seed=seed)
 
     # -- time ---------------------------------------------------------------------------------
     def advance(self, n_steps: int) -> None:
@@ -252,6 +259,12 @@ class MujocoPhysics:
             r.motors.reset()
         if self._motors:
             d.qvel[self._driver_dof] = 1.0  # the motors' reference speed from the first step
+        self.rng = np.random.default_rng(self.seed)  # noise streams restart with the world
+        for r in self.robots.values():
+            n = r.imu_noise
+            if n is not None:
+                r.imu_bias = (n.gyro.draw_bias(self.rng) if n.gyro else np.zeros(3),
+                              n.accel.draw_bias(self.rng) if n.accel else np.zeros(3))
         mujoco.mj_forward(m, d)
         self.resets += 1
 
@@ -345,7 +358,14 @@ class MujocoPhysics:
         """(orientation wxyz in the world, angular velocity, linear acceleration incl. gravity
         reaction) of the IMU link, the last two in the link frame."""
         r, d = self.robots[robot], self.data
-        return d.xquat[r.imu_body].copy(), d.sensordata[r.gyro].copy(), d.sensordata[r.acc].copy()
+        gyro, acc = d.sensordata[r.gyro].copy(), d.sensordata[r.acc].copy()
+        n = r.imu_noise
+        if n is not None:  # the description's Gazebo <noise>, from the seeded generator
+            if n.gyro is not None:
+                gyro = n.gyro.apply(gyro, r.imu_bias[0], self.rng)
+            if n.accel is not None:
+                acc = n.accel.apply(acc, r.imu_bias[1], self.rng)
+        return d.xquat[r.imu_body].copy(), gyro, acc
 
     def contacts(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
         """(in contact, total contact force in the world frame) per contact link."""

@@ -103,6 +103,7 @@ class Simulator(Node):
         self._declare_list('gravity')
         self.declare_parameter('backend', 'mujoco')
         self.declare_parameter('joint_motor', DEFAULT_MOTOR)
+        self.declare_parameter('seed', 0)  # sensor noise streams (robozoo run: the scenario's)
         self.declare_parameter('physics_step', 0.0)
         self.declare_parameter('real_time_factor', 0.0)
         self.declare_parameter('validate_world', True)
@@ -132,7 +133,8 @@ class Simulator(Node):
                 check_model(motor)
             except SimConfigError as exc:
                 raise SimConfigError(f'parameter {exc}') from None
-            return MujocoPhysics.create(world or None, robots, joint_motor=motor, **common)
+            return MujocoPhysics.create(world or None, robots, joint_motor=motor,
+                                        seed=self.get_parameter('seed').value, **common)
         if backend == 'gazebo':
             from .gazebo.gazebo_backend import GazeboPhysics
             return GazeboPhysics.create(world or None, robots, **common)

@@ -2,7 +2,9 @@
 topics driven at 200 Hz, physics at 1 kHz, on the embedded lockstep executor, against a bare
 ``mj_step`` loop of the same model over the same sim time (the same commanded motion written
 straight into the motors' rows every 5 steps, with the same warm start; sensors off, as nothing
-reads them there).
+reads them there). Nothing subscribes to the node's state topics here, so it builds none of
+them (it publishes state only to an audience: a subscriber or a bag recorder); bench_scenario.py
+measures a path whose nodes do read state.
 
     python benchmarks/bench_sim.py
 

@@ -41,7 +41,7 @@ class ScenarioRun:
         # are published: summary.json's robots are these messages
         self.robot_metrics: dict[str, Any] = {}
         self._metric_topics = {f'/{r.name}/metrics': r.name for r in sc.robots}
-        self.context.add_publish_observer(self._keep_metrics)
+        self.context.add_publish_observer(self._keep_metrics, self._metric_topics)
         try:
             for spec in node_specs(sc, use_sim_time=True):
                 if spec.name == 'sim':

@@ -161,7 +161,7 @@ class FakeContext:
         self.types = {'/chatter': 'std_msgs/msg/String', '/quiet': 'sensor_msgs/msg/Imu'}
         self.now = 0
 
-    def add_publish_observer(self, fn):
+    def add_publish_observer(self, fn, topics=None):
         handle = object()
         self.observers[handle] = fn
         return handle

@@ -244,3 +244,25 @@ def test_messages_are_passed_by_reference(embedded_rt):
     pub.publish(msg)
     rt.spin_until(rt.executor(node), lambda: got)
     assert got[0] is msg
+
+
+def test_a_publish_observer_counts_as_a_subscriber_of_its_topics():
+    """A bag recorder is a subscriber in ROS 2; publishers that build messages only for an
+    audience (get_subscription_count) build them for a recorder too."""
+    from zoo_runtime.embedded import context as ctx_mod, node as node_mod
+    from zoo_runtime.interfaces.std_msgs.msg import String
+    ctx = ctx_mod.Context()
+    ctx.init(args=[])
+    try:
+        n = node_mod.Node('counting', context=ctx)
+        pub, other = n.create_publisher(String, '/a', 10), n.create_publisher(String, '/b', 10)
+        assert pub.get_subscription_count() == 0
+        handle = ctx.add_publish_observer(lambda topic, msg: None, topics=['/a'])
+        assert (pub.get_subscription_count(), other.get_subscription_count()) == (1, 0)
+        everything = ctx.add_publish_observer(lambda topic, msg: None)
+        assert (pub.get_subscription_count(), other.get_subscription_count()) == (2, 1)
+        ctx.remove_publish_observer(handle)
+        ctx.remove_publish_observer(everything)
+        assert pub.get_subscription_count() == 0
+    finally:
+        ctx.try_shutdown()

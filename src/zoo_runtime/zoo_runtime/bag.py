@@ -145,7 +145,7 @@ class BagRecorder:
             type_name = self.context.topic_type(topic)
             if type_name:
                 self._writer.add_topic(topic, type_name)
-        self._handle = self.context.add_publish_observer(self._on_publish)
+        self._handle = self.context.add_publish_observer(self._on_publish, self.topics)
         return self
 
     def _on_publish(self, topic: str, msg: object) -> None:

@@ -259,12 +259,14 @@ class MujocoPhysics:
             r.motors.reset()
         if self._motors:
             d.qvel[self._driver_dof] = 1.0  # the motors' reference speed from the first step
-        self.rng = np.random.default_rng(self.seed)  # noise streams restart with the world
-        for r in self.robots.values():
+        for k, r in enumerate(self.robots.values()):
+            # noise streams restart with the world; one generator per robot, so that what is
+            # read of one robot does not change another's stream
+            r.rng = np.random.default_rng([self.seed, k])
             n = r.imu_noise
             if n is not None:
-                r.imu_bias = (n.gyro.draw_bias(self.rng) if n.gyro else np.zeros(3),
-                              n.accel.draw_bias(self.rng) if n.accel else np.zeros(3))
+                r.imu_bias = (n.gyro.draw_bias(r.rng) if n.gyro else np.zeros(3),
+                              n.accel.draw_bias(r.rng) if n.accel else np.zeros(3))
         mujoco.mj_forward(m, d)
         self.resets += 1
 
@@ -362,9 +364,9 @@ class MujocoPhysics:
         n = r.imu_noise
         if n is not None:  # the description's Gazebo <noise>, from the seeded generator
             if n.gyro is not None:
-                gyro = n.gyro.apply(gyro, r.imu_bias[0], self.rng)
+                gyro = n.gyro.apply(gyro, r.imu_bias[0], r.rng)
             if n.accel is not None:
-                acc = n.accel.apply(acc, r.imu_bias[1], self.rng)
+                acc = n.accel.apply(acc, r.imu_bias[1], r.rng)
         return d.xquat[r.imu_body].copy(), gyro, acc
 
     def contacts(self, robot: str) -> tuple[np.ndarray, np.ndarray]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
-from typing import Callable
+from typing import Callable, Iterable
 
 from .arguments import RosArguments, parse_arguments
 from .graph import Graph
@@ -29,6 +29,7 @@ class Context:
         self._order = itertools.count()   # creation order of timers
         self._publish_observers: tuple = ()
         self._observer_handles: dict[int, Callable] = {}
+        self._observer_topics: dict[int, frozenset | None] = {}
         self._next_handle = itertools.count(1)
         self._executors: list[weakref.ref] = []
         self._lockstep: weakref.ref | None = None
@@ -93,22 +94,32 @@ class Context:
         self._executors.append(weakref.ref(executor))
 
     # -- hooks for recording (helper B's BagRecorder) ------------------------------------------
-    def add_publish_observer(self, fn: Callable[[str, object], None]) -> int:
+    def add_publish_observer(self, fn: Callable[[str, object], None],
+                             topics: Iterable[str] | None = None) -> int:
         """Call ``fn(topic, msg)`` synchronously on every publish in this context, before the
-        message is delivered. Returns a handle for :meth:`remove_publish_observer`."""
+        message is delivered. ``topics``: the topics it wants (None: every topic); it counts as a
+        subscriber of those (``Publisher.get_subscription_count``, as a ros2 bag recorder is one),
+        so publishers that build messages only for an audience build them for it. Returns a
+        handle for :meth:`remove_publish_observer`."""
         if not callable(fn):
             raise TypeError('add_publish_observer: fn must be callable')
         with self._lock:
             handle = next(self._next_handle)
             self._observer_handles[handle] = fn
+            self._observer_topics[handle] = None if topics is None else frozenset(topics)
             self._publish_observers = tuple(self._observer_handles.values())
         return handle
+
+    def observer_count(self, topic: str) -> int:
+        """How many publish observers want ``topic``."""
+        return sum(1 for t in self._observer_topics.values() if t is None or topic in t)
 
     def remove_publish_observer(self, handle: int) -> None:
         with self._lock:
             if handle not in self._observer_handles:
                 raise KeyError(f'remove_publish_observer: unknown handle {handle!r}')
             del self._observer_handles[handle]
+            del self._observer_topics[handle]
             self._publish_observers = tuple(self._observer_handles.values())
 
     def topic_type(self, topic: str) -> str | None:

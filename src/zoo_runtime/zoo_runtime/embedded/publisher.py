@@ -79,7 +79,9 @@ class Publisher:
                         f'{type(msg).__module__}.{type(msg).__qualname__}')
 
     def get_subscription_count(self) -> int:
-        return self._context._graph.count(self.topic_name, 'subscriptions')
+        """Subscriptions on the topic, and publish observers that want it (a bag recorder)."""
+        return (self._context._graph.count(self.topic_name, 'subscriptions') +
+                self._context.observer_count(self.topic_name))
 
     def assert_liveliness(self) -> None:
         pass

@@ -1,6 +1,6 @@
 """The robot contract with a body that is not MuJoCo: a pure-Python kinematic robot implements
-zoo_sim.robot_interface.RobotBackend, and the same simulator node shell and joint PID node run on
-it unchanged (topics, commands, latched description, services)."""
+zoo_sim.robot_interface.RobotBackend, and the same simulator node shell, joint PID node and
+metrics observer run on it unchanged (topics, commands, latched description, services)."""
 from __future__ import annotations
 
 import math
@@ -164,6 +164,8 @@ def test_node_shell_and_pid_run_on_a_kinematic_robot(stack):
     assert last.position[1] == pytest.approx(2.0, abs=1e-9)   # the URDF limit, via the contract
     speeds = np.abs([s.velocity[0] for s in states])
     assert speeds.max() <= 2.0 + 1e-9                          # the joint's velocity limit
+    metrics = sim.robot_metrics('arm')                         # the metrics observer on it too
+    assert not metrics['fell'] and metrics['drift_xyz'] == 0.0 and metrics['joints'] == 2
 
 
 def test_services_reach_the_backend(stack):

@@ -226,10 +226,11 @@ class Simulator(Node):
             self.get_logger().warning(warning)
 
     def _publish_odometry(self) -> None:
-        stamp = self._stamp()
+        stamp = None
         for io in self._robots.values():
             if not io.odometry.get_subscription_count():
                 continue
+            stamp = stamp or self._stamp()
             pos, quat = self.physics.base_pose(io.name)
             lin, ang = self.physics.base_twist(io.name)
             io.odometry.publish(Odometry(
@@ -238,20 +239,22 @@ class Simulator(Node):
                 twist=TwistWithCovariance(twist=Twist(linear=_vec(lin), angular=_vec(ang)))))
 
     def _publish_imu(self) -> None:
-        stamp = self._stamp()
+        stamp = None
         for io in self._robots.values():
             if not io.imu.get_subscription_count():
                 continue
+            stamp = stamp or self._stamp()
             quat, gyro, acc = self.physics.imu(io.name)
             io.imu.publish(Imu(header=Header(stamp=stamp, frame_id=io.imu_frame),
                                orientation=_quat(quat), angular_velocity=_vec(gyro),
                                linear_acceleration=_vec(acc)))
 
     def _publish_contacts(self) -> None:
-        stamp = self._stamp()
+        stamp = None
         for io in self._robots.values():
             if not io.contacts.get_subscription_count():
                 continue
+            stamp = stamp or self._stamp()
             touching, force = self.physics.contacts(io.name)
             io.contacts.publish(LinkContacts(
                 header=Header(stamp=stamp, frame_id=WORLD_FRAME), link_names=io.contact_links,
@@ -332,10 +335,11 @@ class Simulator(Node):
     def publish_metrics(self) -> None:
         """Sample now and publish every robot's metrics on /<robot>/metrics (to an audience)."""
         self._sample_metrics()
-        header = Header(stamp=self._stamp(), frame_id=WORLD_FRAME)
+        header = None
         for io in self._robots.values():
             if not io.metrics_pub.get_subscription_count():
                 continue
+            header = header or Header(stamp=self._stamp(), frame_id=WORLD_FRAME)
             io.metrics_pub.publish(to_message(io.metrics.summary(), RobotMetricsMsg, header,
                                               io.name))
 

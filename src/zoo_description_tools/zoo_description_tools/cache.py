@@ -4,7 +4,8 @@ version, the arguments, the text of every file that may be read), so a changed w
 URDF or argument is a miss, never a stale hit.
 
 The cache lives in ``$ROBOZOO_CACHE_DIR``, else ``$XDG_CACHE_HOME/robozoo``, else
-``~/.cache/robozoo``; ``ROBOZOO_CACHE_DIR=off`` turns it off. Entries are written atomically
+``~/.cache/robozoo`` (a temporary folder without a home); ``ROBOZOO_CACHE_DIR=off`` turns it
+off. Entries are written atomically
 (temporary file + rename), so concurrent runs (a parallel gait search) never read half an entry;
 an unreadable entry is a miss.
 """
@@ -26,7 +27,11 @@ def cache_dir() -> Path | None:
         return None
     if env:
         return Path(env)
-    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
+    base = os.environ.get('XDG_CACHE_HOME')
+    if not base:
+        home = os.path.expanduser('~')
+        base = (os.path.join(home, '.cache') if home != '~' else  # no HOME: a temporary folder
+                os.path.join(tempfile.gettempdir(), f'robozoo-cache-{os.getuid()}'))
     return Path(base) / 'robozoo'
 
 

@@ -5,9 +5,8 @@ URDF or argument is a miss, never a stale hit.
 
 The cache lives in ``$ROBOZOO_CACHE_DIR``, else ``$XDG_CACHE_HOME/robozoo``, else
 ``~/.cache/robozoo`` (a temporary folder without a home); ``ROBOZOO_CACHE_DIR=off`` turns it
-off. Entries are written atomically
-(temporary file + rename), so concurrent runs (a parallel gait search) never read half an entry;
-an unreadable entry is a miss.
+off. Entries are written atomically (temporary file + rename), so concurrent runs (a parallel
+gait search) never read half an entry; an unreadable entry is a miss.
 """
 from __future__ import annotations
 

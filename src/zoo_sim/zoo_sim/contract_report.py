@@ -39,16 +39,18 @@ FRICTION_WORLD = '''<?xml version="1.0"?>
 </world></sdf>'''
 
 
-def _go1_in_the_air() -> tuple[MujocoPhysics, int]:
+def go1_in_the_air(step: float = 0.001) -> tuple[MujocoPhysics, int]:
+    """The Go1 hanging fixed at 1 m, and the index of its FR calf."""
     ph = MujocoPhysics.create('empty', [RobotSpec('go1', package='go1_description',
-                                                  pose=[0, 0, 1.0, 0, 0, 0], fixed_base=True)])
+                                                  pose=[0, 0, 1.0, 0, 0, 0], fixed_base=True)],
+                              step=step)
     return ph, ph.robots['go1'].index['FR_calf_joint']
 
 
 def velocity_step(target: float) -> tuple[float, float]:
     """(overshoot, ripple) as fractions of the target, for a step from rest (lower end first
     for positive targets, so the calf has 0.8 rad of free travel)."""
-    ph, j = _go1_in_the_air()
+    ph, j = go1_in_the_air()
     ph.advance(100)
     if target > 0:
         ph.command('go1', j, 'velocity', -3.0)
@@ -67,7 +69,7 @@ def velocity_step(target: float) -> tuple[float, float]:
 
 def hold_creep(fraction: float = 0.8, seconds: float = 10.0) -> float:
     """rad the calf moves while holding ``fraction`` of its effort limit."""
-    ph, j = _go1_in_the_air()
+    ph, j = go1_in_the_air()
     r = ph.robots['go1']
     ph.advance(100)
     ph.data.qfrc_applied[r.dadr[j]] = fraction * r.effort_limit[j]
@@ -82,7 +84,7 @@ def hold_creep(fraction: float = 0.8, seconds: float = 10.0) -> float:
 def stall_run_on() -> float:
     """rad the calf moves in the 1 s after a 1 s stall against 110 % of its limit ends (load
     removed, command back to 0)."""
-    ph, j = _go1_in_the_air()
+    ph, j = go1_in_the_air()
     r = ph.robots['go1']
     ph.command('go1', j, 'velocity', 1.0)
     ph.data.qfrc_applied[r.dadr[j]] = -1.1 * r.effort_limit[j]
@@ -96,17 +98,25 @@ def stall_run_on() -> float:
     return worst
 
 
-def limit_excess(robot: str, kind: str, sign: float) -> float:
+def limit_excess(robot: str, kind: str, sign: float, grouped: bool = True) -> float:
     """Worst excess (rad or m) of any joint over its stops, all joints commanded at their
-    velocity or effort limit for 3 s."""
+    velocity or effort limit for 3 s: in one grouped command, or one command per joint (the
+    per-message path). Legged robots hang fixed in the air; the snake and the Robobo lie on the
+    ground at their nominal pose (a snake hanging by its head whips its tail into the stops
+    faster than any command would)."""
     ground = robot in GROUND_ROBOTS
     ph = MujocoPhysics.create('empty', [RobotSpec(
         robot, package=f'{robot}_description', pose=None if ground else [0, 0, 1.5, 0, 0, 0],
         fixed_base=not ground)])
     r, m, d = ph.robots[robot], ph.model, ph.data
     limit = r.vel_limit if kind == 'velocity' else r.effort_limit
-    ph.commands(robot, np.arange(len(r.joints)), kind,
-                sign * np.where(np.isfinite(limit), limit, 1.0))
+    values = sign * np.where(np.isfinite(limit), limit, 1.0)
+    if grouped:
+        ph.commands(robot, np.arange(len(r.joints)), kind, values)
+    else:
+        command = ph.commander(robot, kind)
+        if not all(command(j, v) for j, v in enumerate(values.tolist())):
+            raise AssertionError(f'{robot}: a legal {kind} command was rejected')
     mine = np.array([m.jnt_limited[j] and m.joint(j).name.startswith(robot + '/')
                      for j in range(m.njnt)], dtype=bool)
     qadr, lo, hi = m.jnt_qposadr[mine], m.jnt_range[mine, 0], m.jnt_range[mine, 1]
@@ -115,12 +125,15 @@ def limit_excess(robot: str, kind: str, sign: float) -> float:
         ph.advance(10)
         q = d.qpos[qadr]
         worst = max(worst, float(np.max(np.maximum(lo - q, q - hi))))
+    if not np.isfinite(d.qpos).all():
+        return math.inf
     return worst
 
 
-def push_box(fraction: float, angle_deg: float) -> tuple[float, float]:
-    """(distance after 2 s in m, fitted acceleration in m/s^2) of the box pushed horizontally
-    through its bottom face."""
+def push_box(fraction: float, angle_deg: float) -> tuple[float, float, float]:
+    """(distance after 2 s in m, fitted acceleration in m/s^2, direction error of the motion in
+    rad) of the 1 kg box (mu 0.4 on the plane) pushed horizontally at ``angle_deg`` with
+    ``fraction`` of its sliding force, through its bottom face (no tipping moment)."""
     import tempfile
     from pathlib import Path
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,12 +148,15 @@ def push_box(fraction: float, angle_deg: float) -> tuple[float, float]:
     force = fraction * 0.4 * 9.81 * np.array([math.cos(a), math.sin(a), 0.0])
     d.xfrc_applied[box, :3] = force
     d.xfrc_applied[box, 3:] = np.cross([0.0, 0.0, -0.05], force)
-    s = []
+    travel = []
     for _ in range(2000):
         ph.advance(1)
-        s.append(np.linalg.norm(d.xpos[box, :2] - start))
+        travel.append(d.xpos[box, :2] - start)
+    travel = np.array(travel)
+    s = np.linalg.norm(travel, axis=1)
     t = np.arange(1, 2001) * 1e-3
-    return s[-1], 2.0 * float(np.polyfit(t[200:], s[200:], 2)[0])
+    heading = math.atan2(travel[-1, 1], travel[-1, 0]) if s[-1] > 1e-6 else a
+    return float(s[-1]), 2.0 * float(np.polyfit(t[200:], s[200:], 2)[0]), abs(heading - a)
 
 
 def stand(robot: str, mu: float | None) -> tuple[float, float]:
@@ -175,8 +191,8 @@ def main() -> None:
     theory = 0.2 * 0.4 * 9.81
     print('1 kg box, mu 0.4, pushed at 0.8 / 1.2 of its sliding force:')
     for angle in (0, 30, 45, 60, 90):
-        creep, _ = push_box(0.8, angle)
-        _, acc = push_box(1.2, angle)
+        creep = push_box(0.8, angle)[0]
+        acc = push_box(1.2, angle)[1]
         print(f'  {angle:2d} deg: creeps {1e3 * creep:.4f} mm in 2 s / acceleration '
               f'{100 * (acc / theory - 1):+.2f} % from Coulomb')
     print('standing 10 s at the nominal pose (drift mm / tilt change deg):')

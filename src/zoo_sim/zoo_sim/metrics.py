@@ -1,6 +1,7 @@
 """The metrics observer: fall, tilt, drift and penetration of a robot, computed in one place from
 the robot contract (zoo_sim.robot_interface), whatever the backend. The simulator node samples
-one observer per robot at ``metrics_rate`` and publishes it on ``/<robot>/metrics``
+one observer per robot at ``metrics_sample_rate`` and publishes it at ``metrics_rate`` on
+``/<robot>/metrics``
 (zoo_interfaces/RobotMetrics); ``robozoo run`` takes summary.json's robots from those messages.
 """
 from __future__ import annotations

@@ -51,6 +51,24 @@ def timed_walks(n: int, barrier=None) -> tuple[float, list]:
     return wall, stats
 
 
+def solver_iterations() -> tuple[float, float]:
+    """(mean, 95th percentile) Newton iterations per physics step of one walk of the shipped gait
+    (recorded through the simulator's step_observers, outside the timed walks)."""
+    import numpy as np
+    from coupled_wave_gait.nao_walk import WalkParams
+    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
+
+    evaluate = ScenarioEvaluator('nao_gait_search')
+    params = WalkParams.from_sequence(shipped_params())
+    evaluate(params)
+    physics = evaluate._run.physics
+    iterations: list[int] = []
+    physics.step_observers.append(lambda: iterations.append(int(physics.data.solver_niter[0])))
+    evaluate(params)
+    evaluate.close()
+    return float(np.mean(iterations)), float(np.percentile(iterations, 95))
+
+
 def _worker(n: int, barrier, queue) -> None:
     wall, stats = timed_walks(n, barrier)
     queue.put((time.perf_counter(), len(stats)))
@@ -98,11 +116,14 @@ def main() -> None:
         'repeated evaluations of one candidate differ'
     per_min = all_cores(cores)
     search_per_min, fallen = search_rate(cores)
+    iters_mean, iters_p95 = solver_iterations()
     result = {'bench': 'gait', 's_per_candidate_1core': round(per_candidate, 3),
               'candidates_per_min_all_cores': round(per_min, 1), 'cores': cores,
               'speedup_vs_seed': round(SEED_S_PER_CANDIDATE / per_candidate, 1),
               'sim_rtf_1core': round(walk.sim_time / per_candidate, 1),
               'search_candidates_per_min_all_cores': round(search_per_min, 1),
+              'solver_iterations_mean': round(iters_mean, 2),
+              'solver_iterations_p95': round(iters_p95, 1),
               'target_s_per_candidate': TARGET_S_PER_CANDIDATE}
     print(f'Nao gait evaluation: the shipped walk ({walk.sim_time:g} s, '
           f'{(walk.x1 - walk.x0) / 100:.2f} m forward, fallen {walk.fallen}), scenario '
@@ -115,6 +136,7 @@ def main() -> None:
     print(f'  {f"candidates per minute, {cores} cores":40s}{per_min:12.1f}')
     print(f'  {f"search candidates/min, {cores} cores":40s}{search_per_min:12.1f}  '
           f'(first {SEARCH_CANDIDATES} CMA-ES candidates, {fallen} fell)')
+    print(f'  {"Newton iterations per step, mean / p95":40s}{iters_mean:12.2f} / {iters_p95:.0f}')
     print(json.dumps(result))
 
 

@@ -83,9 +83,11 @@ def run_node() -> tuple[float, int, object]:
     return wall, steps, summary
 
 
-def run_bare() -> tuple[float, int]:
+def run_bare(warm_start: bool = True, count: bool = False) -> tuple[float, int, float]:
     """The model's own driving, no node: each tick the targets go into the motors' rows (the
-    driver term of each motor tendon) with the warm start of the step that takes them."""
+    driver term of each motor tendon), with the warm start of the step that takes them (the
+    node's) or without it. Returns (wall s, steps, mean Newton iterations per step); the
+    iterations are counted only when ``count`` (one step call per step: not for timing)."""
     from zoo_sim.mujoco_backend import MujocoPhysics
     from zoo_sim.mujoco_scene import RobotSpec
 
@@ -99,39 +101,57 @@ def run_bare() -> tuple[float, int]:
     m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_SENSOR  # nothing here reads them
     driver = ph._driver_dof
     v = np.zeros(len(r.joints))
+    iterations = 0
     t0 = time.perf_counter()
     for k in range(0, steps, per_tick):  # the same motion, written directly (no messages)
         new = targets(k // per_tick + 1, legs)
         m.wrap_prm[coef] = -new
-        hint = (new - v) / h
+        hint = (new - v) / h if warm_start else 0.0
         v = new
         d.qvel[driver] = 1.0  # the motors' reference speed
         d.qacc_warmstart[dadr] += hint
         mujoco.mj_step(m, d)
+        iterations += d.solver_niter[0]
         d.qacc_warmstart[dadr] -= hint
-        mujoco.mj_step(m, d, nstep=per_tick - 1)
-    return time.perf_counter() - t0, steps
+        if not count:
+            mujoco.mj_step(m, d, nstep=per_tick - 1)
+            continue
+        for _ in range(per_tick - 1):
+            mujoco.mj_step(m, d)
+            iterations += d.solver_niter[0]
+    return time.perf_counter() - t0, steps, iterations / steps
 
 
 def main() -> None:
     run_node()  # warm-up: imports, message classes, caches
-    node_runs, bare_runs = [], []
+    node_runs, bare_runs, cold_runs = [], [], []
     for _ in range(REPEATS):  # interleaved, best of each: the machine is shared
         node_runs.append(run_node())
         bare_runs.append(run_bare())
+        cold_runs.append(run_bare(warm_start=False))
     wall_node, steps, summary = min(node_runs, key=lambda r: r[0])
-    wall_bare, bare_steps = min(bare_runs, key=lambda r: r[0])
+    wall_bare, bare_steps, _ = min(bare_runs, key=lambda r: r[0])
+    wall_cold, cold_steps, _ = min(cold_runs, key=lambda r: r[0])
+    bare_iters = run_bare(count=True)[2]
+    cold_iters = run_bare(warm_start=False, count=True)[2]
+    cold_us = wall_cold / cold_steps * 1e6
     node_us = wall_node / steps * 1e6
     bare_us = wall_bare / bare_steps * 1e6
     result = {'bench': 'sim', 'rtf': round(SIM_SECONDS / wall_node, 2),
               'overhead_ratio': round(node_us / bare_us, 3),
-              'bare_us_per_step': round(bare_us, 2), 'node_us_per_step': round(node_us, 2)}
+              'bare_us_per_step': round(bare_us, 2), 'node_us_per_step': round(node_us, 2),
+              'bare_iterations': round(bare_iters, 2),
+              'bare_no_warm_start_us_per_step': round(cold_us, 2),
+              'bare_no_warm_start_iterations': round(cold_iters, 2)}
     print(f'scenario: Nao (25 DOF), 25 cmd_vel topics at {COMMAND_HZ:g} Hz, physics 1 kHz, '
           f'{SIM_SECONDS:g} s sim, best of {REPEATS}')
     print(f"  robot stayed up: {not summary['fell']} (max tilt {summary['max_tilt_deg']:.1f} deg)")
-    print(f'  {"":28s}{"us/step":>10s}{"real-time factor":>18s}')
-    print(f'  {"bare mj_step loop":28s}{bare_us:10.1f}{1000 / bare_us:18.1f}')
-    print(f'  {"simulator node (lockstep)":28s}{node_us:10.1f}{1000 / node_us:18.1f}')
+    print(f'  {"":36s}{"us/step":>10s}{"real-time factor":>18s}{"iterations":>12s}')
+    print(f'  {"bare mj_step, no warm start":36s}{cold_us:10.1f}{1000 / cold_us:18.1f}'
+          f'{cold_iters:12.2f}')
+    print(f'  {"bare mj_step loop (warm-started)":36s}{bare_us:10.1f}{1000 / bare_us:18.1f}'
+          f'{bare_iters:12.2f}')
+    print(f'  {"simulator node (lockstep)":36s}{node_us:10.1f}{1000 / node_us:18.1f}')
     print(f"  overhead ratio {result['overhead_ratio']} (target <= 1.3, issue 9), rtf {result['rtf']} "
           '(target >= 20)')
     print(json.dumps(result))

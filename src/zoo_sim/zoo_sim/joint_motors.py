@@ -20,8 +20,9 @@ Three things are added to what the solver does, per robot and vectorised:
   after a stall the joint runs on by at most that much.
 - Warm start. A new target changes the acceleration the solver must find by ``dv / h`` on that
   joint; MuJoCo warm-starts from the previous step's acceleration, and from that poor guess its
-  Newton solver needs ~9 iterations instead of ~1 (the 25-DOF Nao: 51 -> 27 us/step). The backend
-  adds ``dv / h`` to the warm start for the step in which a target changes and takes it out after.
+  Newton solver needs several iterations where ~1 would do (benchmarks/bench_sim.py on the 25-DOF
+  Nao: 4.16 -> 1.06 iterations, 48.5 -> 26.1 us/step). The backend adds ``dv / h`` to the warm
+  start for the step in which a target changes and takes it out after.
 - Stops. Near a position limit the row's velocity is capped so that it does not drive the joint
   through the stop within a step call (``impose``).
 

@@ -50,7 +50,8 @@ def test_default_record_topics_cover_clock_tf_and_robot_state():
     topics = default_record_topics(parse_scenario(SIM, P))
     for t in ['/clock', '/tf', '/go1/joint_states', '/go1/odometry/ground_truth', '/go1/imu']:
         assert t in topics
-    assert default_record_topics(parse_scenario({'nodes': []}, P)) is None  # no sim: everything
+    no_sim = {'nodes': [{'name': 'a', 'package': 'p', 'executable': 'e'}]}
+    assert default_record_topics(parse_scenario(no_sim, P)) is None  # no sim: everything
 
 
 @pytest.mark.parametrize('data, fragment', [

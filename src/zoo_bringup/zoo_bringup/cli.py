@@ -1,20 +1,35 @@
-"""`robozoo`: list, show and run scenarios in the embedded world.
+"""`robozoo`: list, show and run scenarios in the embedded world; search gaits; repair bags.
 
 Errors a user can cause (unknown scenario, bad YAML, bad --set, wrong parameter type ...) print one
-line ``robozoo: error: ...`` and exit 2; ``--debug`` shows the traceback instead.
+line ``robozoo: error: ...`` and exit 2; ``--debug`` shows the traceback instead. SIGINT, SIGTERM
+and SIGHUP stop a run cleanly: the bag is closed and summary.json says where the run stopped
+(exit 130, 143, 129).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 
-from .scenario import ScenarioError, apply_overrides, list_scenarios, load_scenario, node_specs
+from .scenario import (ScenarioError, apply_overrides, is_positive_number, list_scenarios,
+                       load_scenario, node_specs)
+
+# sub-commands with their own argument parsers: `robozoo search ...`, `robozoo bag ...`
+DELEGATED = {'search': ('zoo_bringup.gait_search.cli', 'run or resume a gait search'),
+             'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag')}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the CLI's one-line errors (no usage block; `--help` shows it)."""
+
+    def error(self, message: str):
+        self.exit(2, f'robozoo: error: {self.prog}: {message}\n')
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog='robozoo', description=__doc__.splitlines()[0])
+    p = _Parser(prog='robozoo', description=__doc__.splitlines()[0])
     p.add_argument('--debug', action='store_true', help='show tracebacks')
     sub = p.add_subparsers(dest='cmd', required=True)
     sub.add_parser('list', help='list the scenarios')
@@ -26,9 +41,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument('--seed', type=int, help='random seed (default: the scenario\'s)')
     run.add_argument('--set', dest='overrides', action='append', default=[],
                      metavar='NODE.PARAM=VALUE', help='override a node parameter (YAML value)')
-    run.add_argument('--output', type=Path, help='output directory (default: out/<scenario>)')
+    run.add_argument('--output', type=Path,
+                     help='output folder, new or empty (default: a fresh '
+                     './out/<scenario>/<date_time>, with ./out/<scenario>/latest pointing at it)')
+    run.add_argument('--overwrite', action='store_true',
+                     help="replace an earlier run's outputs in --output (summary, bag, plots)")
     run.add_argument('--record', nargs='*', metavar='TOPIC',
                      help='record a rosbag2 (MCAP) bag: the given topics, else the scenario\'s')
+    run.add_argument('--record-max-mb', type=float, metavar='MB',
+                     help='stop recording (not the run) when the bag reaches this size')
+    run.add_argument('--record-max-duration', type=float, metavar='S',
+                     help='stop recording (not the run) after this many sim seconds')
     run.add_argument('--real-time-factor', type=float,
                      help='0 = as fast as possible (default), 1 = wall-clock paced')
     run.add_argument('--viewer', action='store_true',
@@ -36,8 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument('--snapshot', action='store_true',
                      help='render <output>/snapshot.png of the final state (offscreen EGL/OSMesa)')
     run.add_argument('--report', action='store_true',
-                     help='write PNG plots (base trajectory, leg joints) into the output directory')
+                     help='write PNG plots (base trajectory, leg joints) of this run into the '
+                     'output folder (records the default topics when --record is not given)')
     run.add_argument('--quiet', action='store_true', help='no progress bar')
+    for name, (_, helptext) in DELEGATED.items():
+        sub.add_parser(name, help=helptext, add_help=False)
     return p
 
 
@@ -64,27 +90,77 @@ def _cmd_show(args) -> int:
 
 
 def _cmd_run(args) -> int:
+    from .output_dir import prepare_output
     from .progress import ProgressBar
     from .runner import run_scenario
-    from .scenario import workspace_root
 
     sc = apply_overrides(load_scenario(args.scenario), args.overrides)
-    ws = workspace_root() or Path.cwd()
-    output = args.output or ws / 'out' / sc.name
-    record = False if args.record is None else (args.record or True)
     duration = sc.duration if args.duration is None else args.duration
-    if duration <= 0:
-        raise ScenarioError(f'--duration {duration}: expected a positive number of seconds')
+    _check_number('--duration', duration, 'a positive, finite number of sim seconds')
+    if args.real_time_factor is not None and args.real_time_factor != 0:
+        _check_number('--real-time-factor', args.real_time_factor,
+                      '0 (as fast as possible) or a positive factor')
+    record = False if args.record is None else (args.record or True)
+    for topic in args.record or ():
+        if not topic.startswith('/'):
+            raise ScenarioError(f'--record {topic}: expected an absolute topic name (/{topic})')
+    limits = _record_limits(args)
+    if limits and not record and not args.report:
+        raise ScenarioError('--record-max-mb/--record-max-duration: nothing is recorded '
+                            '(add --record)')
+    if args.viewer and not sc.has_simulator:
+        raise ScenarioError(f'--viewer: scenario {sc.name!r} has no simulator to show')
+    if args.report and not record:
+        record = True  # the plots are of this run: they need its bag
+    output = prepare_output(args.output, sc.name, overwrite=args.overwrite)
     with ProgressBar(duration, enabled=not args.quiet, label=sc.name) as bar:
         summary = run_scenario(sc, duration=duration, seed=args.seed, record=record, output=output,
                                real_time_factor=args.real_time_factor, on_progress=bar.update,
-                               viewer=args.viewer, snapshot=args.snapshot)
+                               viewer=args.viewer, snapshot=args.snapshot, record_limits=limits)
     print(format_summary(summary, output))
+    for warning in summary.get('warnings', []):
+        print(f'robozoo: warning: {warning}', file=sys.stderr)
     if args.report:
         from .report import write_report
         for path in write_report(output):
             print(f'  plot: {path}')
     return 0
+
+
+def _check_number(flag: str, value: float, what: str) -> None:
+    if not is_positive_number(value):
+        raise ScenarioError(f'{flag} {value}: expected {what}')
+
+
+def _record_limits(args) -> dict:
+    limits = {}
+    if args.record_max_mb is not None:
+        _check_number('--record-max-mb', args.record_max_mb, 'a positive size in MB')
+        limits['max_bytes'] = int(args.record_max_mb * 1e6)
+    if args.record_max_duration is not None:
+        _check_number('--record-max-duration', args.record_max_duration,
+                      'a positive number of sim seconds')
+        limits['max_duration_s'] = float(args.record_max_duration)
+    return limits
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP during a run; str() is the signal's name."""
+
+
+def _stop_cleanly_on_signals() -> None:
+    """The first signal unwinds the run (the runner closes the bag and writes the summary);
+    later ones are ignored so that this clean-up finishes."""
+    raised = []
+
+    def handler(signum, frame):
+        if raised:
+            return
+        raised.append(signum)
+        raise Interrupted(signal.Signals(signum).name)
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, handler)
 
 
 def format_summary(summary: dict, output: Path) -> str:
@@ -122,16 +198,23 @@ def _fmt(v) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in DELEGATED:  # their own parsers, errors and exit codes
+        import importlib
+        return importlib.import_module(DELEGATED[argv[0]][0]).main(argv[1:])
     args = _parser().parse_args(argv)
     try:
         if args.cmd == 'list':
             return _cmd_list()
         if args.cmd == 'show':
             return _cmd_show(args)
+        _stop_cleanly_on_signals()
         return _cmd_run(args)
-    except KeyboardInterrupt:
-        print('robozoo: interrupted', file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        name = str(exc) or 'SIGINT'
+        print(f'robozoo: interrupted by {name}; the outputs hold the run up to there',
+              file=sys.stderr)
+        return 128 + getattr(signal.Signals, name, signal.SIGINT).value
     except Exception as exc:  # noqa: BLE001 - user-facing boundary: one line, no traceback
         if args.debug:
             raise

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .node_registry import resolve_node_class
-from .scenario import Scenario, default_record_topics, node_specs
+from .scenario import NodeSpec, Scenario, ScenarioError, default_record_topics, node_specs
 
 DEFAULT_STEP = 0.001  # s; a scenario without a simulator still advances time in 1 ms ticks
 
@@ -20,13 +20,16 @@ class ScenarioRun:
     """One embedded run. Use as a context manager; ``nodes`` maps node names to live nodes."""
 
     def __init__(self, sc: Scenario, *, seed: int | None = None, record: bool | list[str] = False,
-                 output: Path | None = None, real_time_factor: float | None = None):
+                 output: Path | None = None, real_time_factor: float | None = None,
+                 record_limits: dict | None = None):
         from zoo_runtime.embedded import executors, parameter
         import zoo_runtime.embedded as rclpy
 
         self.scenario = sc
         self.seed = sc.seed if seed is None else seed
         self.output = Path(output) if output else None
+        self._record_limits = dict(record_limits or {})  # BagRecorder's max_bytes, max_duration_s
+        self.wall_time = 0.0  # spent in run(), also when it was interrupted
         random.seed(self.seed)
         np.random.seed(self.seed % 2**32)
 
@@ -47,12 +50,7 @@ class ScenarioRun:
                 if spec.name == 'sim':
                     spec.parameters.setdefault('real_time_factor', float(rtf))
                     spec.parameters.setdefault('seed', int(self.seed))  # sensor noise
-                cls = resolve_node_class(spec.package, spec.executable)
-                overrides = [parameter.Parameter(k, value=v) for k, v in spec.parameters.items()]
-                node = cls(context=self.context, cli_args=spec.ros_args(),
-                           parameter_overrides=overrides)
-                self.nodes[spec.name] = node
-                self.executor.add_node(node)
+                node = self._start_node(spec, parameter)
                 physics = getattr(node, 'lockstep_physics', None)
                 if physics is not None:
                     self.executor.set_physics(physics)
@@ -62,6 +60,50 @@ class ScenarioRun:
         except BaseException:
             self.close()
             raise
+
+    def _start_node(self, spec: NodeSpec, parameter) -> Any:
+        """Create one node; a parameter it rejects or does not declare is an error that names
+        the node, the parameter, what was expected and where the value came from."""
+        from zoo_runtime.embedded.exceptions import (InvalidParameterTypeException,
+                                                     InvalidParameterValueException)
+        cls = resolve_node_class(spec.package, spec.executable)
+        overrides = [parameter.Parameter(k, value=v) for k, v in spec.parameters.items()]
+        node_name = f"node '{spec.name}' ({spec.package}/{spec.executable})"
+        try:
+            node = cls(context=self.context, cli_args=spec.ros_args(),
+                       parameter_overrides=overrides)
+        except (InvalidParameterTypeException, InvalidParameterValueException) as exc:
+            name = exc.parameter_name
+            origin = spec.origins.get(name, 'a parameter file')
+            if isinstance(exc, InvalidParameterValueException):
+                raise ScenarioError(f"{node_name}: parameter '{name}' = {exc.value!r} (from "
+                                    f'{origin}): {exc.reason}') from None
+            raise ScenarioError(
+                f"{node_name}: parameter '{name}' = {exc.value!r} (from {origin}): expected "
+                f'{_TYPE_WORDS.get(exc.expected_type, exc.expected_type)}, got '
+                f'{_value_kind(exc.value, exc.expected_type)}') from None
+        self.nodes[spec.name] = node  # destroyed with the run, also when the check fails
+        self.executor.add_node(node)
+        self._check_declared(spec, node, node_name)
+        return node
+
+    @staticmethod
+    def _check_declared(spec: NodeSpec, node, node_name: str) -> None:
+        """rclpy ignores an override for a parameter the node never declares (a typo runs
+        with the default): here it is an error."""
+        if getattr(node, '_allow_undeclared_parameters', True):
+            return
+        origins = dict(getattr(node, '_override_origins', {}))  # parameter files included
+        origins.update(spec.origins)
+        for name in origins:
+            if node.has_parameter(name):
+                continue
+            import difflib
+            declared = sorted(node._parameters)
+            close = difflib.get_close_matches(name, declared, n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ''
+            raise ScenarioError(f"{node_name} has no parameter '{name}' (from {origins[name]}; "
+                                f"{hint}its parameters: {', '.join(declared)})")
 
     def _keep_metrics(self, topic: str, msg) -> None:
         robot = self._metric_topics.get(topic)
@@ -73,13 +115,29 @@ class ScenarioRun:
         if self.output is None:
             raise ValueError('recording needs an output directory (--output)')
         topics = record if isinstance(record, list) else default_record_topics(self.scenario)
-        bag = self.output / 'bag'
-        if bag.exists():  # our own output from an earlier run of the same scenario
-            import shutil
-            shutil.rmtree(bag)
+        # the topics a user named (not the defaults): one that stays silent gets a warning
+        self._named_topics = record if isinstance(record, list) else list(self.scenario.record)
         self.output.mkdir(parents=True, exist_ok=True)
-        self.recorder = BagRecorder(self.context, bag, topics=topics)
+        self.recorder = BagRecorder(self.context, self.output / 'bag', topics=topics,
+                                    **self._record_limits)  # refuses an existing bag
         self.recorder.start()
+
+    def warnings(self) -> list[str]:
+        """What the user should know about the run: named topics nobody published, a recording
+        stopped by its limit."""
+        out = []
+        if self.recorder is not None:
+            counts = self.recorder.counts
+            graph = self.context._graph
+            for topic in getattr(self, '_named_topics', []):
+                if not counts.get(topic):
+                    who = ('no node publishes it' if not graph.count(topic, 'publishers')
+                           else 'its publishers sent nothing')
+                    out.append(f'--record {topic}: nothing was recorded ({who})')
+            limit = getattr(self.recorder, 'limit_reached', None)
+            if limit:
+                out.append(f'recording stopped early: {limit}')
+        return out
 
     @property
     def sim_time(self) -> float:
@@ -92,8 +150,11 @@ class ScenarioRun:
         t_end = self.executor.now_ns + int(round(duration * 1e9))
         cb = (lambda ns: on_progress(ns * 1e-9)) if on_progress else None
         t0 = time.perf_counter()
-        self.executor.spin_until(t_end, on_progress=cb)
-        return time.perf_counter() - t0
+        try:
+            self.executor.spin_until(t_end, on_progress=cb)
+        finally:
+            self.wall_time += time.perf_counter() - t0
+        return self.wall_time
 
     @property
     def physics(self):
@@ -134,6 +195,9 @@ class ScenarioRun:
         if self.recorder is not None:
             out['bag'] = str(self.output / 'bag')
             out['recorded'] = dict(sorted(self.recorder.counts.items()))
+        warnings = self.warnings()
+        if warnings:
+            out['warnings'] = warnings
         return out
 
     def close(self) -> None:
@@ -158,24 +222,34 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
                  record: bool | list[str] = False, output: Path | None = None,
                  real_time_factor: float | None = None,
                  on_progress: Callable[[float], None] | None = None, viewer: bool = False,
-                 snapshot: bool = False) -> dict:
+                 snapshot: bool = False, record_limits: dict | None = None) -> dict:
     """Run, write ``output/summary.json`` (when an output directory is given), return the summary.
     ``viewer`` follows the run in MuJoCo's passive viewer (paced at real time unless a factor is
-    given); ``snapshot`` renders ``output/snapshot.png`` of the final state."""
+    given); ``snapshot`` renders ``output/snapshot.png`` of the final state.
+
+    Interrupted (KeyboardInterrupt, which the CLI also raises for SIGTERM): the bag is closed,
+    summary.json describes the run up to there with ``interrupted`` set, and the interrupt is
+    re-raised."""
     if viewer and real_time_factor is None:
         real_time_factor = 1.0
     run = ScenarioRun(sc, seed=seed, record=record, output=output,
-                      real_time_factor=real_time_factor)
+                      real_time_factor=real_time_factor, record_limits=record_limits)
     handle = None
+    interrupt: BaseException | None = None
     try:
         if viewer:
             if run.physics is None:
                 raise ValueError(f'--viewer: scenario {sc.name!r} has no simulator to show')
             from zoo_sim.render import open_viewer
             handle = open_viewer(run.physics)
-        wall = run.run(duration, on_progress)
-        summary = run.summary(wall)  # before close: nodes report their metrics while alive
-        if snapshot and output is not None and run.physics is not None:
+        try:
+            run.run(duration, on_progress)
+        except KeyboardInterrupt as exc:
+            interrupt = exc
+        summary = run.summary(run.wall_time)  # before close: nodes report while alive
+        if interrupt is not None:
+            summary['interrupted'] = str(interrupt) or 'SIGINT'
+        elif snapshot and output is not None and run.physics is not None:
             Path(output).mkdir(parents=True, exist_ok=True)
             summary['snapshot'] = str(run.snapshot(Path(output) / 'snapshot.png'))
     finally:
@@ -183,9 +257,28 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
             handle.close()
         run.close()
     if output is not None:
+        from .output_dir import write_atomically
         Path(output).mkdir(parents=True, exist_ok=True)
-        (Path(output) / 'summary.json').write_text(json.dumps(summary, indent=2, default=_jsonable))
+        write_atomically(Path(output) / 'summary.json',
+                         json.dumps(summary, indent=2, default=_jsonable))
+    if interrupt is not None:
+        raise interrupt
     return summary
+
+
+_TYPE_WORDS = {'BOOL': 'a bool (true or false)', 'INTEGER': 'an integer',
+               'DOUBLE': 'a double (with a decimal point, e.g. 20.0)', 'STRING': 'a string',
+               'BYTE_ARRAY': 'a list of bytes', 'BOOL_ARRAY': 'a list of bools',
+               'INTEGER_ARRAY': 'a list of integers', 'DOUBLE_ARRAY': 'a list of doubles',
+               'STRING_ARRAY': 'a list of strings'}
+
+
+def _value_kind(value, expected: str) -> str:
+    kind = {bool: 'a bool', int: 'an integer', float: 'a double', str: 'a string',
+            list: 'a list'}.get(type(value), type(value).__name__)
+    if type(value) is int and expected == 'DOUBLE':
+        return f'{kind} (write {value}.0 for a double)'
+    return kind
 
 
 def _jsonable(x):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,9 @@ class NodeSpec:
     parameters: dict[str, Any] = dataclasses.field(default_factory=dict)
     params_files: list[str] = dataclasses.field(default_factory=list)
     remappings: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    # where each of ``parameters`` came from ("file.yaml: nodes[0].parameters", "--set a.b=1"):
+    # errors about a parameter name it
+    origins: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def ros_args(self) -> list[str]:
         """`--ros-args` for this node: name, namespace, remappings and parameter files."""
@@ -97,6 +101,8 @@ class Scenario:
     nodes: list[NodeSpec] = dataclasses.field(default_factory=list)
     record: list[str] = dataclasses.field(default_factory=list)
     report: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # "node.param" -> "--set node.param=value" for the overrides applied to this copy
+    set_origins: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def has_simulator(self) -> bool:
@@ -208,15 +214,23 @@ def flatten_parameters(d: dict, prefix: str = '') -> dict[str, Any]:
 
 def parse_scenario(data: Any, path: Path) -> Scenario:
     path = Path(path)
-    if data is None:
-        data = {}
+    if data is None or data == {}:
+        raise ScenarioError(f'{path}: the scenario is empty: expected at least one of world, '
+                            'robots or nodes')
     _expect(isinstance(data, dict), path, '<top>', 'a mapping of scenario fields')
     _unknown_keys(data, TOP_KEYS, path, '')
+    for key in ('robots', 'nodes'):
+        _expect(isinstance(data.get(key) or [], list), path, key,
+                f'a list (one "- name: ..." entry per {key[:-1]}), got a '
+                f'{_kind(data.get(key))}')
+    for key in ('physics', 'simulator', 'report'):
+        _expect(isinstance(data.get(key) or {}, dict), path, key,
+                f'a mapping, got a {_kind(data.get(key))}')
     sc = Scenario(name=path.stem, path=path)
     sc.description = str(data.get('description', ''))
     duration = data.get('duration', 10.0)
-    _expect(isinstance(duration, (int, float)) and duration > 0, path, 'duration',
-            'a positive number of seconds')
+    _expect(is_positive_number(duration), path, 'duration',
+            f'a positive, finite number of seconds, got {duration!r}')
     sc.duration = float(duration)
     seed = data.get('seed', 0)
     _expect(isinstance(seed, int) and not isinstance(seed, bool), path, 'seed', 'an integer')
@@ -228,6 +242,13 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
         isinstance(g, (int, float)) for g in sc.gravity)), path, 'gravity', 'a list of 3 numbers')
     sc.physics = dict(data.get('physics') or {})
     _unknown_keys(sc.physics, {'step', 'real_time_factor'}, path, 'physics.')
+    if 'step' in sc.physics:
+        _expect(is_positive_number(sc.physics['step']), path, 'physics.step',
+                f"a positive, finite number of seconds, got {sc.physics['step']!r}")
+    if 'real_time_factor' in sc.physics:
+        rtf = sc.physics['real_time_factor']
+        _expect(is_positive_number(rtf) or rtf == 0, path, 'physics.real_time_factor',
+                f'0 (as fast as possible) or a positive factor, got {rtf!r}')
     sc.simulator = dict(data.get('simulator') or {})
 
     names: set[str] = set()
@@ -271,7 +292,19 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
             'a list of topic names')
     sc.record = rec
     sc.report = dict(data.get('report') or {})
+    if not sc.has_simulator and not sc.nodes:
+        raise ScenarioError(f'{path}: nothing to run: expected a world, robots or nodes')
     return sc
+
+
+def is_positive_number(x: Any) -> bool:
+    """A real, finite, positive number (not a bool, NaN or infinity)."""
+    return (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            and x > 0)
+
+
+def _kind(x: Any) -> str:
+    return {dict: 'mapping', list: 'list', str: 'string'}.get(type(x), type(x).__name__)
 
 
 def apply_overrides(sc: Scenario, overrides: list[str]) -> Scenario:
@@ -286,13 +319,16 @@ def apply_overrides(sc: Scenario, overrides: list[str]) -> Scenario:
             value = yaml.safe_load(raw_value) if raw_value.strip() else ''
         except yaml.YAMLError:
             value = raw_value
+        sc.set_origins[f'{node}.{param}'] = f'--set {ov}'
         if node == SIM_NODE_NAME and sc.has_simulator:
             sc.simulator[param] = value
             continue
         match = [n for n in sc.nodes if n.name == node]
         if not match:
+            close = difflib.get_close_matches(node, sc.node_names(), n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ''
             raise ScenarioError(f"--set {ov}: no node named '{node}' in scenario '{sc.name}' "
-                                f"(nodes: {', '.join(sc.node_names()) or 'none'})")
+                                f"({hint}nodes: {', '.join(sc.node_names()) or 'none'})")
         match[0].parameters[param] = value
     return sc
 
@@ -332,10 +368,18 @@ def node_specs(sc: Scenario, *, use_sim_time: bool = True) -> list[NodeSpec]:
     """Every node the scenario starts, in order (the simulator first), as launch would start them."""
     specs = []
     if sc.has_simulator:
-        specs.append(NodeSpec(SIM_NODE_NAME, 'zoo_sim', 'simulator', '/',
-                              simulator_parameters(sc)))
-    specs += [copy.deepcopy(n) for n in sc.nodes]
+        params = simulator_parameters(sc)
+        simulator = set(flatten_parameters(sc.simulator))
+        specs.append(NodeSpec(SIM_NODE_NAME, 'zoo_sim', 'simulator', '/', params, origins={
+            k: f'{sc.path}: ' + (f'simulator.{k}' if k in simulator else 'world/robots/physics')
+            for k in params}))
+    for i, n in enumerate(sc.nodes):
+        spec = copy.deepcopy(n)
+        spec.origins = {k: f'{sc.path}: nodes[{i}].parameters' for k in spec.parameters}
+        specs.append(spec)
     for s in specs:
+        for k in s.parameters:
+            s.origins[k] = sc.set_origins.get(f'{s.name}.{k}', s.origins.get(k, str(sc.path)))
         s.parameters.setdefault('use_sim_time', use_sim_time)
     return specs
 

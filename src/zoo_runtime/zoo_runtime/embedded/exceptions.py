@@ -81,6 +81,7 @@ class ParameterUninitializedException(ParameterException):
 
 class InvalidParameterValueException(ParameterException):
     def __init__(self, parameter, value, reason, *args):
+        self.parameter_name, self.value, self.reason = parameter, value, reason
         Exception.__init__(
             self, f'Invalid parameter value ({value!r}) for parameter {parameter!r}. '
                   f'Reason: {reason}', *args)
@@ -88,6 +89,10 @@ class InvalidParameterValueException(ParameterException):
 
 class InvalidParameterTypeException(ParameterException):
     def __init__(self, desired_parameter, expected_type, *args):
+        # structured copies (not in rclpy) so a launcher can say which node and file it was
+        self.parameter_name = desired_parameter._name
+        self.value = desired_parameter._value
+        self.expected_type = expected_type
         Exception.__init__(
             self, f"Trying to set parameter '{desired_parameter._name}' to "
                   f"'{desired_parameter._value!r}' of type "

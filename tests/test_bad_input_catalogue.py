@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -152,6 +153,10 @@ BAD: dict[str, tuple[str | None, list[str], list[str]]] = {
                                     ['--record-max-mb', 'add --record']),
     'viewer_without_simulator': (None, ['run', 'talker_listener', '--viewer', '--output',
                                         '{tmp}/v'], ['--viewer', 'no simulator']),
+    # --- bags
+    'bag_repair_missing': (None, ['bag', 'repair', '{tmp}/no_bag'], ['no_bag']),
+    'bag_info_of_a_file': (None, ['bag', 'info', '{tmp}/a_file'], ['a_file']),
+    'bag_info_of_a_run_folder': (None, ['bag', 'info', '{tmp}/earlier'], ['earlier']),
 }
 
 
@@ -192,7 +197,7 @@ def test_bad_input_is_one_clear_line(results, name):
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2, (r.returncode, r.stderr)
     assert 'Traceback' not in r.stderr
-    errors = [ln for ln in lines if ln.startswith('robozoo: error: ')]
+    errors = [ln for ln in lines if re.match(r'robozoo( \w+)?: error: ', ln)]
     others = [ln for ln in lines if not ln.startswith(('[INFO]', '[WARN]'))]  # node logs
     assert len(errors) == 1 and others == errors, lines
     for fragment in BAD[name][2]:

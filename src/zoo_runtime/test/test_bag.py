@@ -1,4 +1,16 @@
-"""rosbag2/MCAP recording: what rosbags reads back is exactly what was written."""
+"""rosbag2/MCAP recording: what rosbags reads back is exactly what was written, also after the
+recorder was killed (SIGKILL: repair), stopped by a signal (SIGTERM/SIGINT) or by its limits."""
+import os
+import random
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import yaml
@@ -7,7 +19,8 @@ from rosbags.rosbag2 import Reader
 from rosbags.typesys import Stores, get_typestore, get_types_from_msg
 
 import zoo_runtime
-from zoo_runtime.bag import BagRecorder, BagWriter, qos_for_bag, read_bag
+from zoo_runtime.bag import (BagClosedError, BagError, BagRecorder, BagWriter, bag_info,
+                             qos_for_bag, read_bag, repair_bag)
 from zoo_runtime.messages import get_message
 
 JointState = get_message('sensor_msgs/msg/JointState')
@@ -216,3 +229,488 @@ def test_recorder_with_the_embedded_runtime(tmp_path):
     finally:
         rclpy.shutdown(context=context)
     assert read_bag(tmp_path / 'live')['/chatter']['data'] == ['msg 0', 'msg 1', 'msg 2']
+
+
+def test_recorder_started_late_gets_latched_messages_and_their_qos(tmp_path):
+    """A TRANSIENT_LOCAL publisher (/tf_static, robot_description) that published before the
+    recorder started is in the bag, with its durability, as `ros2 bag record` would have it."""
+    from zoo_runtime import rclpy
+    from zoo_runtime.embedded.qos import DurabilityPolicy, QoSProfile
+    context = rclpy.context.Context()
+    rclpy.init(context=context)
+    try:
+        node = rclpy.create_node('talker', context=context)
+        latched = node.create_publisher(
+            String, 'static', QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        volatile = node.create_publisher(String, 'chatter', 10)
+        latched.publish(String(data='before'))
+        volatile.publish(String(data='lost'))  # nobody latches a volatile message
+        with BagRecorder(context, tmp_path / 'late') as rec:
+            volatile.publish(String(data='after'))
+        assert rec.counts == {'/static': 1, '/chatter': 1}
+        node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)
+    assert read_bag(tmp_path / 'late')['/static']['data'] == ['before']
+    with Reader(tmp_path / 'late') as reader:
+        qos = {c.topic: c.ext.offered_qos_profiles[0].durability for c in reader.connections}
+    assert qos['/static'].name == 'TRANSIENT_LOCAL' and qos['/chatter'].name == 'VOLATILE'
+
+
+# -- surviving kills, signals and limits -----------------------------------------------------------
+
+def payload(i, fill=20_000):
+    """Message i of a test sequence: its index, then a deterministic filler of 100 B .. ``fill``
+    bytes, so that chunks close both on log time and at rosbags' 1 MB chunk size."""
+    return f'{i}:' + chr(97 + i % 26) * (100 + (i * 7919) % fill)
+
+
+_STORES = {}
+
+
+def oracle(conn):
+    """A rosbags typestore for ``conn``'s stored definition (cached: building one is slow)."""
+    key = (conn.msgtype, conn.msgdef.data)
+    if key not in _STORES:
+        _STORES[key] = get_typestore(Stores.EMPTY)
+        _STORES[key].register(get_types_from_msg(conn.msgdef.data, conn.msgtype))
+    return _STORES[key]
+
+
+def read_sequence(path, make=payload, topic='/seq', counts=None):
+    """The log times of ``topic`` as rosbags' Reader reads the bag at ``path``; checks that the
+    messages are make(0), make(1), ... with no gap and that metadata.yaml counts what is there.
+    ``counts``: a dict to fill with the number of messages of every topic."""
+    texts, times, seen = [], [], {}
+    with Reader(path) as reader:
+        for conn, t_ns, data in reader.messages():
+            seen[conn.topic] = seen.get(conn.topic, 0) + 1
+            if conn.topic == topic:
+                texts.append(oracle(conn).deserialize_cdr(data, conn.msgtype).data)
+                times.append(t_ns)
+        assert reader.message_count == sum(seen.values())
+        listed = {c.topic: c.msgcount for c in reader.connections}
+        assert listed == {t: seen.get(t, 0) for t in listed}
+    if counts is not None:
+        counts.update(listed)
+    n = len(texts)
+    assert texts == [make(i) for i in range(n)], f'{path}: {topic} is not make(0..{n - 1})'
+    return times
+
+
+def assert_mcap_consistent(mcap):
+    """Every message index entry points at a message record of its channel and log time, every
+    message of a chunk is indexed, and the summary counts them: what indexed MCAP readers
+    (Foxglove, ros2 bag) rely on beyond what rosbags checks."""
+    data = mcap.read_bytes()
+    with Reader(mcap) as reader:  # a raw .mcap: rosbags reads footer, summary and chunk indexes
+        storage = reader.storage
+        indexed = 0
+        for chunk in storage.chunks:
+            assert chunk.compression == ''
+            start = chunk.chunk_start_offset + 9 + 28 + 4 + 8
+            records = data[start:start + chunk.uncompressed_size]
+            found, pos = {}, 0
+            while pos < len(records):
+                op, length = struct.unpack_from('<BQ', records, pos)
+                if op == 0x05:
+                    cid, _, t_ns = struct.unpack_from('<HIQ', records, pos + 9)
+                    found[pos] = (cid, t_ns)
+                pos += 9 + length
+            assert pos == len(records)
+            entries = {}
+            for cid, off in chunk.message_index_offsets.items():
+                op, _, ch, size = struct.unpack_from('<BQHI', data, off)
+                assert (op, ch) == (0x07, cid)
+                for k in range(size // 16):
+                    t_ns, moff = struct.unpack_from('<QQ', data, off + 15 + 16 * k)
+                    entries[moff] = (cid, t_ns)
+            assert entries == found
+            indexed += len(found)
+        assert indexed == storage.statistics.message_count == sum(1 for _ in reader.messages())
+
+
+def python_env():
+    env = dict(os.environ)
+    root = str(Path(zoo_runtime.__file__).parents[1])  # the zoo_runtime this test imports
+    env['PYTHONPATH'] = os.pathsep.join([root] + [p for p in [env.get('PYTHONPATH')] if p])
+    return env
+
+
+def run_children(script, paths, delays, sig):
+    """Start one ``script`` per path; send ``sig`` to each ``delays[k]`` s after it said 'ready'.
+    Returns each child's (stdout lines after 'ready', stderr, return code)."""
+    import inspect
+    code = script.replace('{payload}', inspect.getsource(payload))
+    procs = [subprocess.Popen([sys.executable, '-c', code, str(p)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=python_env()) for p in paths]
+    try:
+        for proc in procs:
+            line = proc.stdout.readline()
+            assert line == 'ready\n', f'child did not start: {line!r} {proc.stderr.read()}'
+        t0 = time.monotonic()
+        for k in sorted(range(len(procs)), key=lambda k: delays[k]):
+            time.sleep(max(0.0, t0 + delays[k] - time.monotonic()))
+            procs[k].send_signal(sig)
+        return [(out.split('\n'), err, proc.returncode)
+                for proc in procs for out, err in [proc.communicate(timeout=20)]]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+
+
+KILLED_WRITER = '''
+import sys, time
+from zoo_runtime.bag import BagWriter
+from zoo_runtime.messages import get_message
+String, Imu = get_message('std_msgs/msg/String'), get_message('sensor_msgs/msg/Imu')
+{payload}
+with BagWriter(sys.argv[1], flush_period_s=0.1) as bag:
+    print('ready', flush=True)
+    flushed = i = 0
+    while True:
+        bag.write('/seq', String(data=payload(i)), i * 1_000_000)
+        if i >= 137 and i % 10 == 7:  # a topic whose channel first appears in a later chunk
+            bag.write('/imu', Imu(), i * 1_000_000 + 1)
+        i += 1
+        if bag.flushed_messages != flushed:  # /seq 0..i-1 are on disk now
+            flushed = bag.flushed_messages
+            print(i, flush=True)
+        time.sleep(0.001)
+'''
+
+
+def test_sigkill_while_recording_loses_nothing_flushed(tmp_path):
+    """SIGKILL at seeded random moments: the torn bag is unreadable, repair_bag makes it readable
+    with every message written before the last flush (and more from the torn chunk), intact."""
+    rng = random.Random(10)
+    delays = [0.02] + [rng.uniform(0.3, 0.8) for _ in range(3)]  # first: before any flush
+    paths = [tmp_path / f'killed{k}' for k in range(len(delays))]
+    results = run_children(KILLED_WRITER, paths, delays, signal.SIGKILL)
+    for path, delay, (lines, err, rc) in zip(paths, delays, results):
+        assert rc == -signal.SIGKILL, err
+        flushed = max([int(x) for x in lines if x.strip()], default=0)
+        assert not (path / 'metadata.yaml').exists()
+        with pytest.raises((FileNotFoundError, Exception)):
+            Reader(path).open()
+        info = bag_info(path)
+        assert not info.complete and info.topics.get('/seq', ('', 0))[1] >= flushed
+        report = repair_bag(path)
+        assert report.repaired and report.original == path / f'{path.name}.mcap.unfinished'
+        assert report.original.exists()
+        times = read_sequence(path)
+        assert len(times) >= flushed, f'kill after {delay:.2f} s: {len(times)} < {flushed}'
+        assert times == [i * 1_000_000 for i in range(len(times))]
+        assert report.topics.get('/seq', 0) == len(times) == info.topics.get('/seq', ('', 0))[1]
+        assert_mcap_consistent(path / f'{path.name}.mcap')
+        assert bag_info(path).complete and not repair_bag(path).repaired
+    assert max(int(x) for lines, _, _ in results[1:] for x in lines if x.strip()) > 0
+
+
+SIGNALLED_RECORDER = '''
+import json, signal, sys
+from zoo_runtime import rclpy
+from zoo_runtime.bag import BagRecorder
+from zoo_runtime.messages import get_message
+String = get_message('std_msgs/msg/String')
+{payload}
+def on_term(signum, frame):
+    raise SystemExit(143)
+signal.signal(signal.SIGTERM, on_term)
+signal.signal(signal.SIGINT, signal.default_int_handler)  # KeyboardInterrupt
+context = rclpy.context.Context()
+rclpy.init(context=context)
+pub = rclpy.create_node('talker', context=context).create_publisher(String, 'seq', 10)
+rec = BagRecorder(context, sys.argv[1], flush_period_s=0.001)
+rec.start()
+try:
+    print('ready', flush=True)
+    i = 0
+    while True:  # no pause: the signal lands inside publish -> record -> write
+        pub.publish(String(data=payload(i, fill=200)))
+        i += 1
+except KeyboardInterrupt:
+    sys.exit(130)
+finally:
+    rec.stop()
+    print(json.dumps(rec.counts), flush=True)
+'''
+
+
+@pytest.mark.skipif(not zoo_runtime.EMBEDDED, reason='publish observers are embedded-only')
+@pytest.mark.parametrize('sig, code', [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_sigterm_and_sigint_leave_a_complete_bag(tmp_path, sig, code):
+    import json
+    delays = [0.05, 0.17, 0.31]
+    paths = [tmp_path / f'stopped{k}' for k in range(len(delays))]
+    for path, (lines, err, rc) in zip(paths, run_children(SIGNALLED_RECORDER, paths, delays, sig)):
+        assert rc == code, err
+        counts = json.loads([x for x in lines if x.strip()][-1])
+        assert bag_info(path).complete  # no repair needed
+        times = read_sequence(path, make=lambda i: payload(i, fill=200))
+        assert len(times) == counts['/seq'] > 0
+        assert_mcap_consistent(path / f'{path.name}.mcap')
+
+
+class InterruptAt:
+    """A stand-in for a signal handler: runs ``action`` (which may raise, or call stop()) at the
+    n-th line executed in the bag-writing code (zoo_runtime.bag, rosbags' writer and MCAP
+    storage), i.e. at any point a Python signal handler can run there."""
+
+    FILES = (os.path.join('zoo_runtime', 'bag.py'), os.path.join('rosbag2', 'writer.py'),
+             os.path.join('rosbag2', 'storage_mcap.py'))
+
+    def __init__(self, n, action):
+        self.n, self.action, self.lines, self.fired = n, action, 0, False
+
+    def __enter__(self):
+        self._old = sys.gettrace()
+        sys.settrace(self._call)
+        return self
+
+    def __exit__(self, *exc):
+        sys.settrace(self._old)
+
+    def _call(self, frame, event, arg):
+        return self._line if frame.f_code.co_filename.endswith(self.FILES) else None
+
+    def _line(self, frame, event, arg):
+        if self.fired:
+            return None
+        if event == 'line':
+            self.lines += 1
+            if self.lines == self.n:
+                self.fired = True
+                sys.settrace(None)  # the rest runs untraced (fast)
+                self.action()
+        return self._line
+
+
+def small(i):
+    return payload(i, fill=50)
+
+
+@pytest.mark.parametrize('handler, first, step', [('raise', 1, 1), ('stop', 1, 3),
+                                                 ('stop_then_raise', 2, 3)])
+def test_a_signal_anywhere_in_a_write_leaves_a_valid_bag(tmp_path, handler, first, step):
+    """Every line of a write that closes a chunk and of one that adds a topic (every 3rd line
+    for the slower stop() variants), interrupted by a handler that raises, calls stop(), or both:
+    the bag is valid and holds exactly what the recorder counted."""
+    for n in range(first, 10_000, step):
+        ctx = FakeContext()
+        path = tmp_path / f'{handler}{n}'
+        rec = BagRecorder(ctx, path, topics=['/seq', '/imu'], flush_period_s=0.004).start()
+        for i in range(4):
+            ctx.now = i * 1_000_000
+            ctx.publish('/seq', String(data=small(i)))
+
+        def action():
+            if handler != 'raise':
+                rec.stop()  # what a CLI signal handler may do, mid-write
+            if handler != 'stop':
+                raise KeyboardInterrupt
+
+        with InterruptAt(n, action) as hit:
+            try:
+                ctx.now = 4_000_000
+                ctx.publish('/seq', String(data=small(4)))  # closes a chunk (flush period)
+                ctx.publish('/imu', Imu())  # first message: adds a connection
+                ctx.publish('/seq', String(data=small(5)))
+            except KeyboardInterrupt:
+                pass
+        rec.stop()
+        rec.stop()  # idempotent
+        assert ctx.observers == {}
+        counts = {}
+        times = read_sequence(path, make=small, counts=counts)
+        assert counts == rec.counts and counts['/seq'] == len(times)
+        assert 4 <= len(times) <= 6
+        assert_mcap_consistent(path / f'{path.name}.mcap')
+        shutil.rmtree(path)
+        if not hit.fired:
+            break
+    assert n > 300  # the region really was swept line by line
+
+
+def test_writes_after_close_are_refused(tmp_path):
+    bag = BagWriter(tmp_path / 'b')
+    bag.write('/seq', String(data=small(0)), 0)
+    bag.close()
+    bag.close()
+    with pytest.raises(BagClosedError, match=r'b: the bag is closed'):
+        bag.write('/seq', String(data=small(1)), 1)
+    assert read_sequence(tmp_path / 'b', make=small) == [0]
+    with pytest.raises(ValueError, match=r'flush_period_s must be positive'):
+        BagWriter(tmp_path / 'c', flush_period_s=0)
+
+
+def test_a_rosbags_without_the_internals_used_is_refused_clearly(tmp_path, monkeypatch):
+    from rosbags.rosbag2.storage_mcap import McapWriter
+    monkeypatch.delattr(McapWriter, 'close_chunk')
+    with pytest.raises(RuntimeError, match=r'lacks McapWriter.close_chunk: .* internals of rosbags '
+                                           r'0.11.9 \(pinned in requirements.txt\)'):
+        BagWriter(tmp_path / 'b')
+    assert not (tmp_path / 'b').exists()
+
+
+def torn_copy(src, dst, cut):
+    """A bag at ``dst`` as a recorder killed after ``cut`` bytes of ``src``'s MCAP leaves it."""
+    dst.mkdir()
+    data = (src / f'{src.name}.mcap').read_bytes()
+    (dst / f'{dst.name}.mcap').write_bytes(data[:cut])
+
+
+def test_repair_keeps_every_flushed_message_wherever_the_file_ends(tmp_path):
+    src = tmp_path / 'full'
+    on_disk = []  # (file size, /seq messages on disk) after each write
+    with BagWriter(src, flush_period_s=0.01) as bag:
+        for i in range(400):
+            bag.write('/seq', String(data=payload(i, fill=300)), i * 1_000_000)
+            if i == 150:
+                bag.write('/imu', Imu(), i * 1_000_000)
+            if bag.flushed_messages > (on_disk[-1][1] if on_disk else 0) + (i >= 150):
+                on_disk.append((os.path.getsize(src / 'full.mcap'), i + 1))
+    size = (src / 'full.mcap').stat().st_size
+    rng = random.Random(3)
+    cuts = [0, 5, 8, 20, size - 37, size - 1] + [rng.randrange(size) for _ in range(40)]
+    salvaged = 0
+    for k, cut in enumerate(cuts):
+        path = tmp_path / f'cut{k}'
+        torn_copy(src, path, cut)
+        report = repair_bag(path)
+        times = read_sequence(path, make=lambda i: payload(i, fill=300))
+        guaranteed = max([n for s, n in on_disk if s <= cut], default=0)
+        assert len(times) >= guaranteed, f'cut at {cut}: {len(times)} < {guaranteed}'
+        assert report.topics.get('/seq', 0) == len(times)
+        salvaged += report.torn_chunk_messages > 0
+        if cut >= size - 37:  # only the summary was lost
+            assert len(times) == 400 and len(read_bag(path)['/imu']) == 1
+            assert report.lost_bytes == 0
+    assert salvaged > 10  # complete messages of torn chunks are kept too
+
+
+def same_connections(a, b):
+    """Topics, types, definitions, RIHS01 hashes and QoS are as recorded."""
+    with Reader(a) as ra, Reader(b) as rb:
+        return [c._replace(owner=None, msgcount=0) for c in ra.connections] == [
+            c._replace(owner=None, msgcount=0) for c in rb.connections]
+
+
+def test_interrupted_repair_resumes_without_loss(tmp_path):
+    src = tmp_path / 'src'
+    latched = qos_for_bag(SimpleNamespace(durability='TRANSIENT_LOCAL', depth=1))
+    with BagWriter(src, flush_period_s=0.01, topics_qos={'/seq': latched}) as bag:
+        for i in range(100):
+            bag.write('/seq', String(data=small(i)), i * 1_000_000)
+            if i == 10:
+                bag.write('/imu', Imu(), i * 1_000_000)
+    cut = (src / 'src.mcap').stat().st_size * 2 // 3
+    torn_copy(src, tmp_path / 'ref', cut)
+    repair_bag(tmp_path / 'ref')
+    expected = len(read_sequence(tmp_path / 'ref', small))
+    assert 0 < expected < 100
+    # killed after moving the original aside, leaving its temporary directory behind
+    path = tmp_path / 'a'
+    torn_copy(src, path, cut)
+    (path / 'a.mcap').rename(path / 'a.mcap.unfinished')
+    (tmp_path / '.a.repairing' / 'a').mkdir(parents=True)
+    (tmp_path / '.a.repairing' / 'a' / 'a.mcap').write_bytes(b'partial')
+    assert not bag_info(path).complete
+    assert repair_bag(path).messages == expected + 1  # and the /imu message
+    assert len(read_sequence(path, small)) == expected and same_connections(src, path)
+    assert not (tmp_path / '.a.repairing').exists()
+    # killed after the repaired .mcap was moved in, before its metadata.yaml
+    (path / 'metadata.yaml').unlink()
+    with pytest.raises(BagError, match=r'unfinished.*robozoo bag repair'):
+        read_bag(path)
+    assert repair_bag(path).messages == expected + 1
+    assert len(read_sequence(path, small)) == expected
+    assert sorted(p.name for p in path.iterdir()) == ['a.mcap', 'a.mcap.unfinished',
+                                                      'metadata.yaml']
+
+
+def test_repair_of_a_complete_bag_changes_nothing(tmp_path):
+    path = tmp_path / 'done'
+    write_sample_bag(path)
+    before = {p.name: p.read_bytes() for p in path.iterdir()}
+    report = repair_bag(path)
+    assert not report.repaired and str(report) == f'{path}: already complete, nothing changed'
+    assert {p.name: p.read_bytes() for p in path.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['done']
+
+
+def test_what_is_not_a_bag_gives_one_line(tmp_path):
+    (tmp_path / 'empty').mkdir()
+    (tmp_path / 'garbage').mkdir()
+    (tmp_path / 'garbage' / 'garbage.mcap').write_bytes(random.Random(1).randbytes(5000))
+    (tmp_path / 'file.txt').write_text('hello')
+    cases = {'missing': r'missing: no such file or directory; expected a rosbag2 bag directory',
+             'empty': r'empty: not a rosbag2 bag; expected a rosbag2 bag directory',
+             'garbage': r'garbage.mcap: not an MCAP file \(bad magic\)',
+             'file.txt': r'file.txt: is a file; expected a rosbag2 bag directory'}
+    for name, message in cases.items():
+        for fn in (repair_bag, bag_info, read_bag):
+            with pytest.raises(BagError, match=message) as err:
+                fn(tmp_path / name)
+            assert '\n' not in str(err.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['empty', 'file.txt', 'garbage']
+    assert [p.name for p in (tmp_path / 'garbage').iterdir()] == ['garbage.mcap']
+
+
+def test_bag_cli_info_and_repair(tmp_path, capsys):
+    bag_cli = pytest.importorskip('zoo_bringup.bag_cli')
+    src = tmp_path / 'src'
+    with BagWriter(src, flush_period_s=0.01) as bag:
+        for i in range(100):
+            bag.write('/seq', String(data=small(i)), i * 1_000_000)
+    path = tmp_path / 'torn'
+    torn_copy(src, path, (src / 'src.mcap').stat().st_size // 2)
+    assert bag_cli.main(['info', str(path)]) == 0
+    out = capsys.readouterr().out
+    assert 'status:   unfinished' in out and f'robozoo bag repair {path}' in out
+    assert '/seq  std_msgs/msg/String' in out
+    assert bag_cli.main(['repair', str(path)]) == 0
+    assert f'{path}: repaired' in capsys.readouterr().out
+    assert bag_cli.main(['info', str(path)]) == 0
+    assert f'status:   complete (repaired; the torn original is {path}/torn.mcap.unfinished)' in (
+        capsys.readouterr().out)
+    for argv, message in [(['repair', str(tmp_path / 'nope')], 'no such file or directory'),
+                          (['frob'], "invalid choice: 'frob'"), ([], 'required: COMMAND')]:
+        assert bag_cli.main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == '' and captured.err.count('\n') == 1
+        assert captured.err.startswith('robozoo bag: error: ') and message in captured.err
+
+
+def test_size_limit_stops_recording_not_the_run(tmp_path):
+    ctx = FakeContext()
+    path = tmp_path / 'capped'
+    rec = BagRecorder(ctx, path, topics=['/seq'], max_bytes=50_000).start()
+    for i in range(300):
+        ctx.now = 1_000_000_000 + i * 10_000_000
+        ctx.publish('/seq', String(data=payload(i, fill=900)))
+    assert rec.limit_reached == 'size limit 50.0 kB reached after 0.8 s'
+    assert ctx.observers == {}  # publishers no longer build messages for the recorder
+    rec.stop()
+    times = read_sequence(path, make=lambda i: payload(i, fill=900))
+    assert len(times) == rec.counts['/seq'] < 300
+    size = (path / 'capped.mcap').stat().st_size
+    assert 50_000 <= size < 50_000 + 2_000 + 1_000  # + one message + the summary
+
+
+def test_duration_limit_stops_recording(tmp_path):
+    ctx = FakeContext()
+    path = tmp_path / 'short'
+    with BagRecorder(ctx, path, topics=['/seq'], max_duration_s=0.05) as rec:
+        for i in range(20):
+            ctx.now = 1_000_000_000 + i * 10_000_000
+            ctx.publish('/seq', String(data=small(i)))
+    assert rec.limit_reached == 'duration limit 0.05 s reached'
+    np.testing.assert_array_equal(read_bag(path)['/seq'].t_ns,
+                                  1_000_000_000 + 10_000_000 * np.arange(6))
+    with BagRecorder(ctx, tmp_path / 'free', topics=['/seq']) as rec:
+        ctx.publish('/seq', String(data=small(0)))
+    assert rec.limit_reached is None
+    with pytest.raises(ValueError, match=r'max_bytes must be positive or None, got 0'):
+        BagRecorder(ctx, tmp_path / 'x', max_bytes=0)

@@ -15,7 +15,7 @@ setup:
 build: setup
 
 demo: setup
-	@$(WS)/bin/robozoo run $${DEMO:-nao_walk} --record --report --output $(WS)/out/demo
+	@$(WS)/bin/robozoo run $${DEMO:-nao_walk} --record --report --output $(WS)/out/demo --overwrite
 
 test: setup
 	@$(ENV) $(COLCON) test --base-paths src $(COLCON_SEL) --event-handlers console_cohesion+ summary+ status- \

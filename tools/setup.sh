@@ -44,6 +44,16 @@ if [ "$have_rosidl" = no ]; then
 fi
 mkdir -p install
 echo "${skip[*]}" > install/.robozoo_colcon_selection
+# Skip colcon when nothing it builds from changed (path, size and mtime of every source file, the
+# package selection and the Python): a second `make demo` then starts in about a second.
+build_stamp=install/.robozoo_build.sha256
+want_build=$( { find src -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -printf '%P %s %T@\n' \
+  | LC_ALL=C sort; echo "${skip[*]}"; .venv/bin/python -VV; } | sha256sum | cut -d' ' -f1)
+if [ -f "$build_stamp" ] && [ "$(cat "$build_stamp")" = "$want_build" ] && [ -f install/setup.bash ]; then
+  exit 0
+fi
+rm -f "$build_stamp"
 .venv/bin/colcon --log-base log build --base-paths src "${skip[@]}" \
   --event-handlers console_cohesion- summary- status- >/dev/null \
   || { echo "setup: colcon build failed; see log/latest_build" >&2; exit 1; }
+echo "$want_build" > "$build_stamp"

@@ -53,7 +53,11 @@ if [ -f "$build_stamp" ] && [ "$(cat "$build_stamp")" = "$want_build" ] && [ -f 
   exit 0
 fi
 rm -f "$build_stamp"
-.venv/bin/colcon --log-base log build --base-paths src "${skip[@]}" \
-  --event-handlers console_cohesion- summary- status- >/dev/null \
-  || { echo "setup: colcon build failed; see log/latest_build" >&2; exit 1; }
+echo "setup: colcon build"
+if ! .venv/bin/colcon --log-base log build --base-paths src "${skip[@]}" \
+    --event-handlers console_cohesion+ summary- status- >log/setup_build.txt 2>&1; then
+  grep -v 'byte-compiling is disabled' log/setup_build.txt >&2
+  echo "setup: colcon build failed; see log/latest_build" >&2
+  exit 1
+fi
 echo "$want_build" > "$build_stamp"

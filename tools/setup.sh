@@ -42,7 +42,7 @@ if [ "$have_rosidl" = no ]; then
   mapfile -t cmake_pkgs < <(.venv/bin/colcon list --base-paths src | awk '$3 == "(ros.ament_cmake)" {print $1}')
   [ ${#cmake_pkgs[@]} -eq 0 ] || skip=(--packages-ignore "${cmake_pkgs[@]}")
 fi
-mkdir -p install
+mkdir -p install log
 echo "${skip[*]}" > install/.robozoo_colcon_selection
 # Skip colcon when nothing it builds from changed (path, size and mtime of every source file, the
 # package selection and the Python): a second `make demo` then starts in about a second.

@@ -56,6 +56,41 @@ class CommandSanitizer:
             values = np.clip(values, -limit, limit)
         return index, values
 
+    def pd(self, index: np.ndarray, q: np.ndarray, dq: np.ndarray, kp: np.ndarray,
+           kd: np.ndarray, tau: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> tuple:
+        """PD commands: a joint with a non-finite field or a negative gain is rejected whole;
+        the target angle is clamped into the joint's range, dq and tau to their limits."""
+        fields = [np.asarray(f, dtype=float) for f in (q, dq, kp, kd, tau)]
+        ok = np.logical_and.reduce([np.isfinite(f) for f in fields])
+        ok &= (fields[2] >= 0) & (fields[3] >= 0)
+        if not ok.all():
+            for i in np.flatnonzero(~ok):
+                self.rejected += 1
+                self._note(f'{self.joints[index[i]]} pd (q {fields[0][i]:g}, dq {fields[1][i]:g}, '
+                           f'kp {fields[2][i]:g}, kd {fields[3][i]:g}, tau {fields[4][i]:g}) '
+                           'rejected')
+            index, fields = index[ok], [f[ok] for f in fields]
+        q, dq, kp, kd, tau = fields
+        lo, hi = lower[index], upper[index]
+        outside = (q < lo) | (q > hi)
+        if outside.any():
+            for i in np.flatnonzero(outside):
+                self.clamped += 1
+                self._note(f'{self.joints[index[i]]} position {q[i]:g} clamped to '
+                           f'[{lo[i]:g}, {hi[i]:g}]')
+            q = np.clip(q, lo, hi)
+        index, dq = self._clamp('velocity', index, dq)
+        _, tau = self._clamp('effort', index, tau)
+        return index, q, dq, kp, kd, tau
+
+    def _clamp(self, kind: str, index: np.ndarray, values: np.ndarray) -> tuple:
+        limit = self.limits[kind][index]
+        over = np.abs(values) > limit
+        for i in np.flatnonzero(over):
+            self.clamped += 1
+            self._note(f'{self.joints[index[i]]} {kind} {values[i]:g} clamped to ±{limit[i]:g}')
+        return index, np.clip(values, -limit, limit)
+
     def _note(self, what: str) -> None:
         self._pending[what] = self._pending.get(what, 0) + 1
 

@@ -32,6 +32,15 @@ reaches its velocity limit, as a real motor's torque falls off at its no-load sp
 command otherwise spins a light joint to thousands of rad/s: the Nao hands). A joint without a
 velocity limit gets a plain torque actuator instead. A joint's mode follows the type of its last
 command.
+
+PD commands (Unitree's MotorCmd, ros2_control's PD interfaces: position, velocity, kp, kd and a
+feed-forward torque) are what a motor driver's own loop does: ``tau = kp (q_d - q) + kd (dq_d -
+dq) + tau_ff`` at every physics step, inside MuJoCo (no Python per step). A general actuator per
+joint holds ``kp`` and ``kd`` (gain ``kp`` on its control ``q_d``, bias ``-kp q - kd dq``), the
+torque actuator carries ``tau_ff + kd dq_d``, and the joint's total actuator torque is clamped
+to its effort limit (MuJoCo's ``actuatorfrcrange``), so the sum never beats the motor. The damping
+term is explicit in the integrator: ``kd h / I`` must stay below ~2 for the lightest link (a Go1
+calf with kd 15 wants a step of 0.5 ms; Unitree's Gazebo world uses 0.2 ms).
 """
 from __future__ import annotations
 
@@ -44,7 +53,7 @@ MOTOR_MODELS = ('constraint',)
 DEFAULT_MOTOR = 'constraint'
 REMOVED_MODELS = {'servo': 'the servo motor was removed: it overshot velocity steps, rippled and '
                            'let robots creep (see zoo_sim README, "Joint motors")'}
-VELOCITY, EFFORT = 0, 1
+VELOCITY, EFFORT, PD = 0, 1, 2
 UNLIMITED_EFFORT = 1e9  # force bound of a motor whose joint gives no effort limit
 
 # The driver's armature keeps the motors' reaction on it small (~1e-6 rad/s per step; its 1 rad/s
@@ -61,6 +70,7 @@ CORRECTION_PERIOD_STEPS = 10
 CORRECTION_TIME = 0.05   # s
 CORRECTION_BAND = 5e-4   # rad
 REFERENCE_SUFFIX = '/reference'  # actuator '<robot>/<joint>/reference': target in, angle out
+PD_SUFFIX = '/pd'                # actuator '<robot>/<joint>/pd': kp (q_d - q) - kd dq
 WARM_START_MIN_CHANGE = 1e-6  # rad/s: smaller target changes are not worth a separate step call
 
 
@@ -95,9 +105,18 @@ def add_motor(spec: mujoco.MjSpec, prefix: str, joint: str, effort: float | None
     act = spec.add_actuator(name=target, target=target)
     act.trntype = mujoco.mjtTrn.mjTRN_JOINT
     act.ctrllimited = mujoco.mjtLimited.mjLIMITED_FALSE
+    pd = spec.add_actuator(name=target + PD_SUFFIX, target=target)
+    pd.trntype = mujoco.mjtTrn.mjTRN_JOINT
+    pd.ctrllimited = mujoco.mjtLimited.mjLIMITED_FALSE
+    pd.gaintype = mujoco.mjtGain.mjGAIN_FIXED
+    pd.biastype = mujoco.mjtBias.mjBIAS_AFFINE
+    pd.gainprm[0] = 0.0  # kp and kd are set at run time, 0 outside PD mode
     if effort is not None and effort > 0:
         act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
         act.forcerange = [-effort, effort]
+        joint_spec = spec.joint(target)  # the sum of the joint's actuators: PD + feed-forward
+        joint_spec.actfrclimited = mujoco.mjtLimited.mjLIMITED_TRUE
+        joint_spec.actfrcrange = [-effort, effort]
 
 
 # -- run time --------------------------------------------------------------------------------------
@@ -127,6 +146,8 @@ class JointMotors:
         self.reference = np.array([m.actuator(prefix + j + REFERENCE_SUFFIX).id for j in joints],
                                   dtype=int)
         self.actadr = m.actuator_actadr[self.reference]
+        self.pd = np.array([m.actuator(prefix + j + PD_SUFFIX).id for j in joints], dtype=int)
+        self.pd_mode = np.zeros(len(joints), dtype=bool)
         self.tendon = np.array([m.tendon(f'{prefix}motor/{j}').id for j in joints], dtype=int)
         self.driver_coef = m.tendon_adr[self.tendon] + 1  # wrap_prm index of the driver term
         self.force = np.minimum(np.asarray(effort_limit, dtype=float), UNLIMITED_EFFORT)
@@ -141,7 +162,6 @@ class JointMotors:
         # where the joint has a velocity limit, else the plain torque actuator
         self.capped = np.isfinite(self.velocity_limit)
         self.speed = np.where(self.capped, self.velocity_limit, 0.0)
-        m.actuator_gainprm[self.torque[self.capped], 0] = 0.0  # (ctrl only holds the command)
         n = len(joints)
         self.velocity_mode = np.ones(n, dtype=bool)
         # per-message fast path: a velocity command is the reference integrator's control
@@ -165,8 +185,13 @@ class JointMotors:
         d = self.d
         d.ctrl[self.reference] = 0.0
         d.ctrl[self.torque] = 0.0
+        d.ctrl[self.pd] = 0.0
         d.act[self.actadr] = d.qpos[self.qadr]
+        self.m.actuator_gainprm[self.pd, 0] = 0.0
+        self.m.actuator_biasprm[self.pd, 1:3] = 0.0
+        self.m.actuator_gainprm[self.torque, 0] = np.where(self.capped, 0.0, 1.0)
         self.velocity_mode[:] = True
+        self.pd_mode[:] = False
         self._all_velocity = True
         self._near_stop = True         # until correct() has looked
         self.correction = np.zeros(n)
@@ -177,20 +202,42 @@ class JointMotors:
     def set(self, kind: str, joints: np.ndarray, values: np.ndarray) -> None:
         self.d.ctrl[(self.reference if kind == 'velocity' else self.torque)[joints]] = values
 
+    def set_pd(self, joints: np.ndarray, q: np.ndarray, dq: np.ndarray, kp: np.ndarray,
+               kd: np.ndarray, tau: np.ndarray) -> None:
+        """PD targets and gains of joints in PD mode (see the module docstring)."""
+        m, d = self.m, self.d
+        pd = self.pd[joints]
+        m.actuator_gainprm[pd, 0] = kp
+        m.actuator_biasprm[pd, 1] = -kp
+        m.actuator_biasprm[pd, 2] = -kd
+        d.ctrl[pd] = q
+        d.ctrl[self.torque[joints]] = tau + kd * dq
+
     def commanded(self, kind: str) -> np.ndarray:
         return self.d.ctrl[self.reference if kind == 'velocity' else self.torque]
 
     def apply_modes(self, mode: np.ndarray, joints: np.ndarray) -> None:
         """A joint's mode after a command of the other kind: the command of the other kind is
         dropped and the reference restarts at the joint's angle."""
-        d = self.d
+        d, m = self.d, self.m
         vel = mode[joints] == VELOCITY
+        pd = mode[joints] == PD
         self.velocity_mode[joints] = vel
+        self.pd_mode[joints] = pd
         self._all_velocity = bool(self.velocity_mode.all())
+        if self._all_velocity:  # impose() only sets the bounds while some joint is not
+            m.tendon_frictionloss[self._friction] = self.force
         self._near_stop = True
         ref, acts = self.reference[joints], self.torque[joints]
         d.ctrl[ref] = np.where(vel, d.ctrl[ref], 0.0)
         d.ctrl[acts] = np.where(vel, 0.0, d.ctrl[acts])
+        # the torque actuator acts itself in PD mode and for unlimited effort; a capped effort
+        # command goes through the row instead; the PD actuator is silent outside PD mode
+        m.actuator_gainprm[acts, 0] = np.where(pd | ~self.capped[joints], 1.0, 0.0)
+        off = self.pd[joints[~pd]]
+        m.actuator_gainprm[off, 0] = 0.0
+        m.actuator_biasprm[off, 1:3] = 0.0
+        d.ctrl[off] = 0.0
         d.act[self.actadr[joints]] = d.qpos[self.qadr[joints]]
         self.correction[joints] = 0.0
 
@@ -224,7 +271,7 @@ class JointMotors:
                          np.sign(tau) * self.speed)
             self.m.tendon_frictionloss[self._friction] = np.where(
                 self.velocity_mode, self.force,
-                np.where(self.capped, np.minimum(np.abs(tau), self.force), 0.0))
+                np.where(self.capped & ~self.pd_mode, np.minimum(np.abs(tau), self.force), 0.0))
         if self._near_stop:
             q = d.qpos[self._q]
             span = 1.0 / (steps * step)
@@ -242,7 +289,7 @@ class JointMotors:
 
     def effort(self) -> np.ndarray:
         """The motors' torques: the rows' forces (effort-mode rows of zero bound are absent)
-        plus the plain torque actuators'. MuJoCo stores constraint rows grouped by type in the
+        plus the joint's actuators' (clamped to the effort limit as applied). MuJoCo stores constraint rows grouped by type in the
         order of mjtConstraint, so the tendon friction rows are one slice of efc_type."""
         d = self.d
         kinds = d.efc_type
@@ -250,7 +297,7 @@ class JointMotors:
         hi = int(kinds.searchsorted(self._friction_tendon + 1))
         tendon_force = np.zeros(self.m.ntendon)
         tendon_force[d.efc_id[lo:hi]] = d.efc_force[lo:hi]
-        return tendon_force[self.tendon] + d.actuator_force[self._tau]
+        return tendon_force[self.tendon] + d.qfrc_actuator[self.dofs]
 
 
 def check_model(name: str) -> str:

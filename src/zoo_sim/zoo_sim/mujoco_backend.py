@@ -20,7 +20,7 @@ import numpy as np
 
 from . import SimConfigError
 from .commands import CommandSanitizer
-from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, VELOCITY,
+from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, PD, VELOCITY,
                            JointMotors)
 from .mujoco_scene import BuiltRobot, RobotSpec, Scene, build_scene
 from .noise import imu_noise
@@ -30,6 +30,7 @@ from .resources import find_world
 
 SPAWN_TOLERANCE = 1e-4  # m of initial penetration accepted without lifting the robot
 _NO_SENSORS = int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
+PD_STABILITY_LIMIT = 1.0  # kd h / I; a Go1 calf rings at 1.4 (kd 8, 1 ms) and is still at 0.7
 
 
 class _Robot:
@@ -49,6 +50,7 @@ class _Robot:
         self.effort_limit = np.array([by_name[j].effort_limit for j in self.joints])
         self.motors = JointMotors(m, d, p, self.joints, self.effort_limit, self.vel_limit)
         self.mode = np.full(len(self.joints), VELOCITY)
+        self.pd_warned: set[int] = set()  # joints whose PD gains were said to be unstable
         self.mode_list = self.mode.tolist()  # plain-Python copy for the per-message path
         self.limit_lists = {'velocity': self.vel_limit.tolist(),
                             'effort': self.effort_limit.tolist()}
@@ -92,6 +94,7 @@ class MujocoPhysics:
     def __init__(self, scene: Scene, seed: int = 0):
         self.scene = scene
         self.seed = int(seed)  # sensor noise (noise.py): the same seed, the same streams
+        self._pending_warnings: list[str] = []  # said once by command_warnings()
         self.joint_motor = scene.joint_motor
         self.model = m = scene.model
         self.data = d = mujoco.MjData(m)
@@ -278,8 +281,10 @@ class MujocoPhysics:
         return self.robot(robot).info
 
     def command_warnings(self, now_ns: int) -> list[str]:
-        """The sanitisers' throttled summaries of rejected or clamped commands."""
-        return [w for r in self.robots.values() if (w := r.sanitizer.warning(now_ns))]
+        """The sanitisers' throttled summaries of rejected or clamped commands, and the one-time
+        warnings about commands that the physics cannot follow (PD gains at this step)."""
+        out, self._pending_warnings = self._pending_warnings, []
+        return out + [w for r in self.robots.values() if (w := r.sanitizer.warning(now_ns))]
 
     def sensor_values(self, robot: str, sensor) -> object:
         """The current reading of one of the robot's sensor plug-ins (``RobotInfo.sensors``)."""
@@ -329,6 +334,43 @@ class MujocoPhysics:
         if switch.size:
             self._switch_modes(r, switch, mode)
         return int(joints.size)
+
+    def pd_commands(self, robot: str, joints: np.ndarray, position: np.ndarray,
+                    velocity: np.ndarray, kp: np.ndarray, kd: np.ndarray,
+                    effort: np.ndarray) -> int:
+        """PD + feed-forward commands, evaluated at every physics step (joint_motors, "PD
+        commands"); sanitised by the robot's CommandSanitizer. Returns how many were applied."""
+        r = self.robot(robot)
+        joints, q, dq, kp, kd, tau = r.sanitizer.pd(
+            np.asarray(joints, dtype=int), position, velocity, kp, kd, effort,
+            r.motors.lower, r.motors.upper)
+        switch = joints[r.mode[joints] != PD]
+        if switch.size:
+            self._switch_modes(r, switch, PD)
+        r.motors.set_pd(joints, q, dq, kp, kd, tau)
+        self._check_pd_stability(r, joints, kd)
+        return int(joints.size)
+
+    def _check_pd_stability(self, r: _Robot, joints: np.ndarray, kd: np.ndarray) -> None:
+        """The damping term is explicit in the integrator: kd h / I above ~1 on a joint (I: its
+        diagonal of the mass matrix now) makes it ring or diverge. Said once per joint."""
+        h = self.model.opt.timestep
+        ratio = kd * h / self._joint_inertia(r)[joints]
+        for j, x in zip(joints[ratio > PD_STABILITY_LIMIT].tolist(),
+                        ratio[ratio > PD_STABILITY_LIMIT].tolist()):
+            if j in r.pd_warned:
+                continue
+            r.pd_warned.add(j)
+            self._pending_warnings.append(
+                f'{r.name}: {r.joints[j]} kd {kd[list(joints).index(j)]:g} is explicit at a '
+                f'{h * 1e3:g} ms step (kd h / I = {x:.2f} > {PD_STABILITY_LIMIT:g}): it will '
+                f'ring or diverge; use a physics step <= {h * PD_STABILITY_LIMIT / x * 1e3:.2g} '
+                'ms or a smaller kd')
+
+    def _joint_inertia(self, r: _Robot) -> np.ndarray:
+        full = np.zeros((self.model.nv, self.model.nv))
+        mujoco.mj_fullM(self.model, self.data, full)
+        return full[r.dadr, r.dadr]
 
     @staticmethod
     def _switch_modes(r: _Robot, joints: np.ndarray, mode: int) -> None:

@@ -71,6 +71,10 @@ class RobotBackend(Protocol):
     # commands
     def commander(self, robot: str, kind: str) -> Callable[[int, float], bool]: ...
     def commands(self, robot: str, joints: np.ndarray, kind: str, values: np.ndarray) -> int: ...
+    # optional, for robots driven by a motor driver's PD loop (Unitree's MotorCmd):
+    # pd_commands(robot, joints, position, velocity, kp, kd, effort) -> int, the law
+    # tau = kp (q_d - q) + kd (dq_d - dq) + effort clamped to the effort limit at every step;
+    # the node shell subscribes /<robot>/joint_pd_commands only where a backend has it
 
     # state
     def joint_state(self, robot: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

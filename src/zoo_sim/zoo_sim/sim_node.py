@@ -30,6 +30,7 @@ from zoo_runtime.interfaces.std_msgs.msg import Float64, Header, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty, SetBool
 from zoo_runtime.interfaces.tf2_msgs.msg import TFMessage
 from zoo_runtime.interfaces.zoo_interfaces.msg import LinkContacts
+from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics as RobotMetricsMsg
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
@@ -399,6 +400,8 @@ class _RobotIO:
             node.create_subscription(Float64, f'{ns}/{joint}/cmd_force',
                                      self._single(i, 'effort'), 10)
         node.create_subscription(JointState, f'{ns}/joint_commands', self._grouped, 10)
+        if hasattr(physics, 'pd_commands'):  # a backend may lack PD commands (contract)
+            node.create_subscription(JointPDCommand, f'{ns}/joint_pd_commands', self._pd, 10)
         for sensor in info.sensors:
             pub = node.create_publisher(sensor.msg_type, sensor.topic, 10)
             node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, name, sensor, pub))
@@ -442,6 +445,26 @@ class _RobotIO:
             self._physics.commands(self.name, idx, 'velocity', np.asarray(msg.velocity, float))
         if len(msg.effort):
             self._physics.commands(self.name, idx, 'effort', np.asarray(msg.effort, float))
+
+
+    def _pd(self, msg: JointPDCommand) -> None:
+        """PD + feed-forward by joint name; a malformed message is dropped whole."""
+        self.commands += 1
+        idx = [self._index.get(n, -1) for n in msg.name]
+        fields = (msg.position, msg.velocity, msg.effort, msg.kp, msg.kd)
+        problem = None
+        if -1 in idx:
+            problem = f"unknown joint '{msg.name[idx.index(-1)]}'"
+        elif any(len(f) != len(idx) for f in fields):
+            problem = (f'{len(idx)} names but position/velocity/effort/kp/kd of lengths '
+                       f"{'/'.join(str(len(f)) for f in fields)}")
+        if problem is not None:
+            self._node.get_logger().warning(
+                f'/{self.name}/joint_pd_commands: {problem}; message dropped',
+                throttle_duration_sec=1.0)
+            return
+        q, dq, tau, kp, kd = (np.asarray(f, dtype=float) for f in fields)
+        self._physics.pd_commands(self.name, np.asarray(idx, dtype=int), q, dq, kp, kd, tau)
 
 
 def _sensor_publisher(node: Simulator, robot: str, sensor, pub):

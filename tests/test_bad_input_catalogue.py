@@ -137,6 +137,13 @@ BAD: dict[str, tuple[str | None, list[str], list[str]]] = {
                      ["node 'sim'", "parameter 'world'", '--set sim.world=1', 'string']),
     'set_unknown_node': (None, ['run', 'talker_listener', '--set', 'talkr.rate=1.0'],
                          ["no node named 'talkr'", "did you mean 'talker'"]),
+    'set_null': (None, ['run', 'talker_listener', '--set', 'talker.rate=null'],
+                 ['--set talker.rate=null', 'got null']),
+    'set_mapping': (None, ['run', 'talker_listener', '--set', 'talker.rate={a: 1}'],
+                    ['--set talker.rate={a: 1}', 'mapping']),
+    'node_parameter_null': ('nodes: [{name: t, package: zoo_bringup, executable: talker, '
+                            'parameters: {rate: null}}]\n', ['run', '{sc}'],
+                            ["'nodes[0].parameters'", "'rate'", 'null']),
     'set_no_dot': (None, ['run', 'talker_listener', '--set', 'rate=1.0'],
                    ['--set rate=1.0', 'node.parameter=value']),
     'set_no_value': (None, ['run', 'talker_listener', '--set', 'talker.rate'],
@@ -153,6 +160,16 @@ BAD: dict[str, tuple[str | None, list[str], list[str]]] = {
                                     ['--record-max-mb', 'add --record']),
     'viewer_without_simulator': (None, ['run', 'talker_listener', '--viewer', '--output',
                                         '{tmp}/v'], ['--viewer', 'no simulator']),
+    # --- gait search and quality (the search's own catalogue: zoo_bringup/test_gait_search_errors)
+    'search_out_is_file': (None, ['search', 'nao_gait_search', '--out', '{tmp}/a_file'],
+                           ['--out', 'a_file', 'is a file']),
+    'search_set_type': (None, ['search', 'nao_gait_search', '--set', 'walker.duration=abc',
+                               '--out', '{tmp}/s'], ["node 'walker'", "'duration'",
+                                                     '--set walker.duration=abc']),
+    'search_budget_negative': (None, ['search', 'nao_gait_search', '--budget', '-3', '--out',
+                                      '{tmp}/s'], ['--budget -3']),
+    'quality_unknown_parameter': (None, ['quality', 'nao_walk', '--set', 'walker.x=1'],
+                                  ["no parameter 'x'", '--set walker.x=1']),
     # --- bags
     'bag_repair_missing': (None, ['bag', 'repair', '{tmp}/no_bag'], ['no_bag']),
     'bag_info_of_a_file': (None, ['bag', 'info', '{tmp}/a_file'], ['a_file']),
@@ -181,7 +198,7 @@ def results(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess, Pa
         text, argv, _ = BAD[name]
         tmp = tmp_path_factory.mktemp(name)
         _prepare(tmp, text)
-        argv = [a.format(sc=tmp / 'sc.yaml', tmp=tmp) for a in argv]
+        argv = [a.replace('{sc}', str(tmp / 'sc.yaml')).replace('{tmp}', str(tmp)) for a in argv]
         return name, (robozoo(*argv, cwd=tmp), tmp)
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
         return dict(pool.map(one, BAD))

@@ -3,7 +3,7 @@
 One candidate at a time: ``set_params`` (zoo_interfaces/SetWalkParams), ``start_walk``
 (std_srvs/Trigger), then the result on ``walk_statistics``; every result goes to the search
 journal, so the run resumes where it stopped and shares its journal with the parallel command
-(``python -m zoo_bringup.gait_search <scenario>``, same settings and output). Service and topic
+(``bin/robozoo search <scenario>``, same settings and output). Service and topic
 names are relative: put the node in the Walker's namespace.
 
 Parameters: the search settings (``strategy``, ``key``, ``budget``, ``sigma0``, ``start``,

@@ -106,15 +106,15 @@ def records_without_torn(path):
 
 def test_journal_refuses_another_search_and_corruption(tmp_path):
     grid_run(tmp_path / 'a', 5, key=1)
-    with pytest.raises(JournalError, match='written by a different search'):
+    with pytest.raises(JournalError, match='written with key=1, this run has 2'):
         grid_run(tmp_path / 'a', 5, key=2)
     j = tmp_path / 'a' / 'journal.jsonl'
     lines = j.read_text().splitlines(keepends=True)
     j.write_text(''.join(lines[:2] + ['{not json\n'] + lines[2:]))
-    with pytest.raises(JournalError, match=r'journal.jsonl:3: not a JSON record'):
+    with pytest.raises(JournalError, match=r'journal.jsonl:3: not JSON'):
         Journal(j).load(GridStrategy(NAO_WALK_GRID, 1).header())
     j.write_text(''.join(lines[:3] + lines[2:3]))
-    with pytest.raises(JournalError, match='candidate .* recorded twice'):
+    with pytest.raises(JournalError, match=r'journal.jsonl:4: candidate .* recorded twice'):
         Journal(j).load(GridStrategy(NAO_WALK_GRID, 1).header())
 
 

@@ -4,6 +4,12 @@ import pytest
 from zoo_bringup.cli import main
 
 
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    """Runs without --output write ./out/...: keep them out of the source tree."""
+    monkeypatch.chdir(tmp_path)
+
+
 def test_list_shows_scenarios_with_descriptions(capsys):
     assert main(['list']) == 0
     line = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith('talker_listener')]

@@ -1,5 +1,6 @@
-"""The gait search's command line (``python -m zoo_bringup.gait_search``): runs, resumes, reads
-the scenario's search settings; with coupled_wave_gait's analytic stand-in evaluator."""
+"""The gait search's command line (``bin/robozoo search``, ``python -m zoo_bringup.gait_search``):
+runs, resumes, reads the scenario's search settings; with coupled_wave_gait's analytic stand-in
+evaluator. Bad input: test_gait_search_errors.py."""
 import json
 from pathlib import Path
 
@@ -26,8 +27,7 @@ def test_command_line_runs_and_resumes(tmp_path):
     summary = json.loads((tmp_path / 'summary.json').read_text())
     assert summary['candidates'] == 20 and summary['evaluated_this_run'] == 8
     assert sorted(records(tmp_path)) == list(range(20))
-    with pytest.raises(SystemExit, match="expected 'module:attribute'"):
-        main(['--evaluator', 'coupled_wave_gait.search.standin', '--out', str(tmp_path)])
+    assert main(['--evaluator', 'coupled_wave_gait.search.standin', '--out', str(tmp_path)]) == 2
 
 
 def test_search_settings_from_the_scenario_and_their_errors(tmp_path):
@@ -50,8 +50,8 @@ def test_search_settings_from_the_scenario_and_their_errors(tmp_path):
         SearchSettings(strategy='random')
 
 
-def test_quality_needs_a_scenario(tmp_path):
+def test_quality_needs_a_scenario(tmp_path, capsys):
     from zoo_bringup.gait_search.cli import main
-    with pytest.raises(SystemExit, match='need a scenario'):
-        main(['--evaluator', STANDIN, '--out', str(tmp_path),
-              '--quality', '--no-progress'])
+    assert main(['--evaluator', STANDIN, '--out', str(tmp_path), '--quality',
+                 '--no-progress']) == 2
+    assert 'need a scenario' in capsys.readouterr().err

@@ -18,7 +18,10 @@ from .scenario import (ScenarioError, apply_overrides, is_positive_number, list_
 
 # sub-commands with their own argument parsers: `robozoo search ...`, `robozoo bag ...`
 DELEGATED = {'search': ('zoo_bringup.gait_search.cli', 'run or resume a gait search'),
-             'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag')}
+             'quality': ('zoo_bringup.gait_search.quality', "measure a walk's gait quality"),
+             'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag'),
+             'contract-report': ('zoo_sim.contract_report',
+                                 'measure the joint-motor and contact figures')}
 
 
 class _Parser(argparse.ArgumentParser):

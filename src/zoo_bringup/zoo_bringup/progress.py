@@ -1,17 +1,26 @@
-"""A progress bar over simulated seconds (tqdm on a terminal, silent otherwise)."""
+"""A progress bar over simulated seconds (tqdm on a terminal, silent otherwise).
+
+While the bar is drawn, lines written to stderr (node logs, warnings) go above it instead of
+through it (coupled_wave_gait.search.console, which the gait search's bar uses too).
+"""
 from __future__ import annotations
 
+import contextlib
 import sys
 
 
 class ProgressBar:
     def __init__(self, total_s: float, *, enabled: bool = True, label: str = ''):
         self._bar = None
+        self._routing = contextlib.ExitStack()
         if enabled and sys.stderr.isatty():
             from tqdm import tqdm
+            from coupled_wave_gait.search.console import lines_above_bar
+
+            stderr = self._routing.enter_context(lines_above_bar())
             self._bar = tqdm(total=round(total_s, 3), unit='sim s', desc=label, leave=False,
-                             bar_format='{desc}: {percentage:3.0f}%|{bar}| {n:.1f}/{total:.1f} sim s '
-                                        '[{elapsed}<{remaining}, {rate_fmt}]')
+                             file=stderr, bar_format='{desc}: {percentage:3.0f}%|{bar}| '
+                             '{n:.1f}/{total:.1f} sim s [{elapsed}<{remaining}, {rate_fmt}]')
         self._t0 = 0.0
 
     def update(self, t_s: float) -> None:
@@ -25,3 +34,4 @@ class ProgressBar:
     def __exit__(self, *exc):
         if self._bar is not None:
             self._bar.close()
+        self._routing.close()

@@ -182,7 +182,12 @@ def _params_and_files(raw: Any, path: Path, field: str) -> tuple[dict, list[str]
     files: list[str] = []
     for item in items:
         if isinstance(item, dict):
-            params.update(flatten_parameters(item))
+            flat = flatten_parameters(item)
+            for name, value in flat.items():
+                problem = parameter_value_problem(value)
+                if problem:
+                    raise ScenarioError(f'{path}: field {field!r}: parameter {name!r}: {problem}')
+            params.update(flat)
         elif isinstance(item, str):
             files.append(str(_resolve_file(item, path, field)))
         else:
@@ -297,6 +302,23 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
     return sc
 
 
+def parameter_value_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be a ROS 2 parameter value (None when it can): one of bool, int,
+    float, str, or a list of one of those."""
+    scalar = (bool, int, float, str)
+    if isinstance(value, scalar):
+        return None
+    if isinstance(value, list) and all(isinstance(v, scalar) for v in value):
+        kinds = {bool if isinstance(v, bool) else type(v) for v in value}
+        if len(kinds) <= 1 or kinds == {int, float}:
+            return None
+        return 'expected a list of one type (bools, integers, doubles or strings)'
+    if value is None:
+        return 'expected a value, got null (ROS 2 parameters cannot be empty)'
+    return (f'expected a bool, number, string or a list of one of those, got a '
+            f'{_kind(value)}')
+
+
 def is_positive_number(x: Any) -> bool:
     """A real, finite, positive number (not a bool, NaN or infinity)."""
     return (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
@@ -319,6 +341,9 @@ def apply_overrides(sc: Scenario, overrides: list[str]) -> Scenario:
             value = yaml.safe_load(raw_value) if raw_value.strip() else ''
         except yaml.YAMLError:
             value = raw_value
+        problem = parameter_value_problem(value)
+        if problem:
+            raise ScenarioError(f'--set {ov}: {problem}')
         sc.set_origins[f'{node}.{param}'] = f'--set {ov}'
         if node == SIM_NODE_NAME and sc.has_simulator:
             sc.simulator[param] = value

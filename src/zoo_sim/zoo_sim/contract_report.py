@@ -1,7 +1,7 @@
 """Measures the joint and contact contract on recorded simulator data and prints the figures the
 zoo_sim README quotes (the tests assert the same quantities against the issue's bounds):
 
-    python -m zoo_sim.contract_report
+    bin/robozoo contract-report      (or python -m zoo_sim.contract_report)
 
 - velocity steps of the Go1 calf in the air: overshoot and steady ripple;
 - the Go1 calf holding 80 % of its effort limit for 10 s: creep; after a 1 s stall: run-on;
@@ -12,6 +12,7 @@ zoo_sim README quotes (the tests assert the same quantities against the issue's 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -174,7 +175,12 @@ def stand(robot: str, mu: float | None) -> tuple[float, float]:
     return s['drift_xyz'], s['max_tilt_change_deg']
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Print every figure (no arguments; `robozoo contract-report`)."""
+    if argv:
+        print(f'robozoo contract-report: error: no arguments expected, got {argv[0]!r}',
+              file=sys.stderr)
+        return 2
     print('Go1 calf in the air, velocity steps (overshoot / steady ripple, % of the target):')
     for target in (-2.0, 2.0, 8.0):
         over, ripple = velocity_step(target)
@@ -200,7 +206,8 @@ def main() -> None:
         cells = [stand(robot, mu) for mu in (None, 0.3)]
         print(f'  {robot:7s} shipped friction {1e3 * cells[0][0]:.4f} / {cells[0][1]:.4f}   '
               f'mu 0.3 {1e3 * cells[1][0]:.4f} / {cells[1][1]:.4f}')
+    return 0
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

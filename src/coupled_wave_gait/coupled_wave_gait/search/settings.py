@@ -14,6 +14,16 @@ from .strategies import CmaStrategy, GridStrategy
 STRATEGIES = ('grid', 'cma-es')
 
 
+class SettingError(ValueError):
+    """A bad search setting; ``name``, ``expected`` and ``value`` let a caller say where it came
+    from (a flag, a node parameter)."""
+
+    def __init__(self, name: str, expected: str, value: Any, where: str = ''):
+        self.name, self.expected, self.value = name, expected, value
+        prefix = f'{where}: ' if where else ''
+        super().__init__(f'{prefix}search setting {name}: expected {expected}, got {value!r}')
+
+
 @dataclass(frozen=True)
 class SearchSettings:
     strategy: str = 'grid'
@@ -32,8 +42,7 @@ class SearchSettings:
 
     def __post_init__(self):
         def bad(name: str, what: str):
-            raise ValueError(f'search setting {name}: expected {what}, got '
-                             f'{getattr(self, name)!r}')
+            raise SettingError(name, what, getattr(self, name))
         if self.strategy not in STRATEGIES:
             bad('strategy', ' or '.join(STRATEGIES))
         for name in ('key', 'budget', 'workers'):
@@ -71,11 +80,13 @@ class SearchSettings:
                              f'(known: {", ".join(sorted(known))})')
         for name in ('start', 'starts'):
             if name in params:
+                if not isinstance(params[name], (list, tuple, type(None))):
+                    raise SettingError(name, 'a list of numbers', params[name], where)
                 params[name] = tuple(params[name] or ())
         try:
             return cls(**params)
-        except ValueError as e:
-            raise ValueError(f'{where}: {e}') from None
+        except SettingError as e:
+            raise SettingError(e.name, e.expected, e.value, where) from None
 
     def updated(self, **changes) -> 'SearchSettings':
         """With the given fields replaced (None: keep)."""

@@ -1,4 +1,5 @@
-"""``python -m zoo_bringup.gait_search``: see :mod:`.cli`."""
+"""``python -m zoo_bringup.gait_search``: the same command as ``bin/robozoo search``; see
+:mod:`.cli`."""
 import sys
 
 from .cli import main

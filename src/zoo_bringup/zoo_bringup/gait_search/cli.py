@@ -1,63 +1,129 @@
-"""``python -m zoo_bringup.gait_search``: run or resume a Nao gait search.
+"""``bin/robozoo search``: run or resume a Nao gait search.
 
-    python -m zoo_bringup.gait_search nao_gait_search                 # the scenario's settings
-    python -m zoo_bringup.gait_search nao_gait_search --budget 400 --workers 1 --out runs/a
-    python -m zoo_bringup.gait_search --evaluator my_pkg.mod:MyEval --out runs/b --strategy grid
+    bin/robozoo search nao_gait_search                          # the scenario's settings
+    bin/robozoo search nao_gait_search --budget 400 --workers 1 --out runs/a
+    bin/robozoo search nao_gait_search --set walker.duration=1.0 --out runs/short
+    bin/robozoo search --evaluator my_pkg.mod:MyEval --out runs/b --strategy grid
+
+(``python -m zoo_bringup.gait_search ...`` is the same command, with tools/env.sh sourced.)
 
 With a scenario (a name under config/scenarios or a .yaml path), candidates are walked on the
 simulator by the scenario's nodes (``ScenarioEvaluator``), and the search settings come from its
 ``coupled_wave_gait/gait_search`` node; flags override them. ``--evaluator module:attribute`` is a
 callable ``evaluate(WalkParams) -> WalkStatistics`` or a class whose no-argument instance is one.
-Re-running the same command resumes the search from its journal; Ctrl-C stops it cleanly (the
-candidates in flight are finished and recorded).
+Paths given here (``--out``, a scenario file) are taken from the current directory; the scenario's
+own ``output`` from the workspace root.
+
+Re-running the same command resumes the search from its journal (``<out>/journal.jsonl``); Ctrl-C
+stops it cleanly (the candidates in flight are finished and recorded). The journal's header holds
+the search's settings and the evaluation's (every node parameter after ``--set``, ``--starts``,
+``--quality``...): a run whose settings differ is refused with the first difference named, and
+``--restart`` moves the old journal aside (``journal.jsonl.<n>``, never deleted) to start anew.
+A journal from before headers held the evaluation settings is resumed only by a run without
+``--set`` on the walking nodes and with the scenario's own starts and quality settings (it
+cannot be checked, so it is taken to have used those); otherwise it is refused.
+
+Errors (a bad argument, scenario, parameter or journal) print one line ``robozoo search: error:
+...`` and exit 2 (``--debug`` shows the traceback instead). Node logs below warnings are hidden
+unless ``--verbose``; what is shown is written above the progress bar.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
+import os
 import sys
+from dataclasses import fields
 from pathlib import Path
+from typing import Any, Sequence
 
+from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal
 from coupled_wave_gait.search.runner import run_search
-from coupled_wave_gait.search.settings import STRATEGIES, SearchSettings
-from .evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator
+from coupled_wave_gait.search.settings import STRATEGIES, SearchSettings, SettingError
+from .evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator, node_log_level
+
+PROG = 'robozoo search'
+# flag of each search setting a flag overrides, in the order they are checked
+FLAGS = (('strategy', '--strategy'), ('key', '--key'), ('budget', '--budget'),
+         ('workers', '--workers'), ('sigma0', '--sigma0'), ('start', '--start'),
+         ('accept_pct', '--accept-pct'), ('starts', '--starts'), ('quality', '--quality'),
+         ('quality_margin', '--quality-margin'), ('quality_weight', '--quality-weight'),
+         ('quality_walk_weight', '--quality-walk-weight'))
+EVALUATION_SETTINGS = ('starts', 'quality', 'quality_margin', 'quality_weight',
+                       'quality_walk_weight')
 
 
-def load_evaluator(spec: str):
-    module, _, attr = spec.partition(':')
-    if not module or not attr:
-        raise SystemExit(f"gait_search: --evaluator {spec!r}: expected 'module:attribute'")
+class UsageError(Exception):
+    """A bad argument or setting: one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage + error
+        raise UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command; returns the exit code (0, 2 on an error, 130 on Ctrl-C before the search)."""
     try:
-        obj = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise SystemExit(f'gait_search: --evaluator {spec!r}: {e}') from None
-    return obj() if isinstance(obj, type) else obj
+        a = _parser().parse_args(argv)
+    except UsageError as e:
+        return _error(str(e))
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
+    try:
+        return _search(a)
+    except KeyboardInterrupt:
+        print(f'{PROG}: interrupted', file=sys.stderr)
+        return 130
+    except Exception as e:  # noqa: BLE001 - user-facing boundary: one line, no traceback
+        if a.debug:
+            raise
+        if _interrupted(e):  # Ctrl-C inside a library that turned it into its own error
+            print(f'{PROG}: interrupted', file=sys.stderr)
+            return 130
+        return _error(_one_line(e))
 
 
-def scenario_settings(scenario: str, overrides: list[str]) -> tuple[SearchSettings, str]:
-    """The search settings of a scenario (its gait_search node's parameters) and its name."""
-    from ..scenario import apply_overrides, load_scenario
+def _search(a: argparse.Namespace) -> int:
+    _check_sources(a)
+    settings, name, search_node = scenario_or_default_settings(a.scenario, a.overrides)
+    settings = _with_flags(settings, a)
+    out = _output_dir(a, settings, name)  # before any work
+    with node_log_level(None if a.verbose else 'warn'):
+        evaluate, evaluation = _evaluator(a, settings)
+        try:
+            if a.restart:
+                _restart(out)
+            summary = run_search(settings.make_strategy(), evaluate, out,
+                                 budget=settings.budget or None, workers=settings.worker_count(),
+                                 progress=not a.no_progress and sys.stderr.isatty(),
+                                 accept_pct=settings.accept_pct, evaluation=evaluation,
+                                 legacy_ok=_uses_defaults(a, settings, search_node), note=_note,
+                                 on_ready=lambda: sys.stderr.write(
+                                     getattr(evaluate, 'build_log', '')))
+        finally:
+            if isinstance(evaluate, ScenarioEvaluator):
+                evaluate.close()
+    if a.report:
+        from ..report import write_report
+        summary['report'] = [str(p) for p in write_report(out)]
+    json.dump(summary, sys.stdout, indent=2)
+    print()
+    return 0
 
-    sc = apply_overrides(load_scenario(scenario), overrides)
-    nodes = [n for n in sc.nodes if (n.package, n.executable) == SEARCH_NODE]
-    if len(nodes) > 1:
-        raise ValueError(f'{sc.path}: nodes: expected at most one coupled_wave_gait/gait_search '
-                         f'node, found {len(nodes)}')
-    params = nodes[0].parameters if nodes else {}
-    where = f'{sc.path}: node {nodes[0].name!r}' if nodes else str(sc.path)
-    return SearchSettings.from_parameters(dict(params), where), sc.name
 
-
+# -- arguments ----------------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog='python -m zoo_bringup.gait_search',
-                                 description=__doc__.split('\n\n')[0])
+    ap = _Parser(prog=PROG, description='Run or resume a Nao gait search (see the module doc).')
     ap.add_argument('scenario', nargs='?', help='scenario whose nodes walk the candidates')
     ap.add_argument('--evaluator', help="'module:attribute' instead of a scenario")
     ap.add_argument('--set', dest='overrides', action='append', default=[],
                     metavar='NODE.PARAM=VALUE', help='override a scenario node parameter')
     ap.add_argument('--out', help='run directory (journal, text files, summary); default: '
                     "the scenario's search output, else out/<scenario>")
+    ap.add_argument('--restart', action='store_true',
+                    help='move the journal in --out aside (journal.jsonl.<n>) and start anew')
     ap.add_argument('--strategy', choices=STRATEGIES)
     ap.add_argument('--key', type=int, help='random-order key of the grid, or seed of CMA-ES')
     ap.add_argument('--budget', type=int, help='evaluate candidates 0 .. budget-1 (0: all)')
@@ -78,50 +144,191 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument('--quality-walk-weight', type=float, metavar='W',
                     help='weight of the forward and lateral misses (default: --quality-weight)')
     ap.add_argument('--report', action='store_true', help='write PNG plots into the run directory')
-    ap.add_argument('--no-progress', action='store_true')
+    ap.add_argument('--no-progress', action='store_true', help='no progress bar')
+    ap.add_argument('--verbose', action='store_true', help="show the nodes' INFO logs")
+    ap.add_argument('--debug', action='store_true', help='show tracebacks of errors')
     return ap
 
 
-def main(argv=None) -> int:
-    a = _parser().parse_args(argv)
+def _check_sources(a: argparse.Namespace) -> None:
     if (a.scenario is None) == (a.evaluator is None):
-        raise SystemExit('gait_search: give a scenario or --evaluator (one of them)')
+        raise UsageError('give a scenario or --evaluator (one of them)')
+    if a.evaluator is not None:
+        if a.overrides:
+            raise UsageError(f'--set {a.overrides[0]}: --set needs a scenario, not --evaluator')
+        if not a.out:
+            raise UsageError('--out is required with --evaluator')
+
+
+def _with_flags(settings: SearchSettings, a: argparse.Namespace) -> SearchSettings:
+    """``settings`` with the flags given on top, a bad value named by its flag."""
+    for name, flag in FLAGS:
+        value = getattr(a, name)
+        if value is None or value is False:
+            continue
+        value = tuple(value) if isinstance(value, list) else value
+        try:
+            settings = settings.updated(**{name: value})
+        except SettingError as e:
+            shown = ' '.join(f'{v:g}' for v in value) if isinstance(value, tuple) else value
+            raise UsageError(f'{flag} {shown}: expected {e.expected}') from None
+    if a.out:
+        settings = settings.updated(output=str(Path(a.out).resolve()))  # from the cwd
+    return settings
+
+
+def scenario_settings(scenario: str, overrides: list[str]) -> tuple[SearchSettings, str]:
+    """The search settings of a scenario (its gait_search node's parameters) and its name."""
+    settings, name, _ = scenario_or_default_settings(scenario, overrides)
+    return settings, name
+
+
+def scenario_or_default_settings(scenario: str | None, overrides: list[str]
+                                 ) -> tuple[SearchSettings, str | None, str | None]:
+    """The scenario's search settings (defaults without a scenario), its name and the name of
+    its search node (None: none)."""
+    if scenario is None:
+        return SearchSettings(), None, None
+    from ..scenario import apply_overrides, load_scenario
+
+    sc = apply_overrides(load_scenario(scenario), overrides)
+    nodes = [n for n in sc.nodes if (n.package, n.executable) == SEARCH_NODE]
+    if len(nodes) > 1:
+        raise ValueError(f'{sc.path}: nodes: expected at most one coupled_wave_gait/gait_search '
+                         f'node, found {len(nodes)}')
+    if not nodes:
+        return SearchSettings(), sc.name, None
+    node = nodes[0]
+    mine = [ov for ov in overrides if ov.partition('.')[0] == node.name]
+    _check_search_overrides(node.name, mine)
     try:
-        if a.scenario is not None:
-            settings, name = scenario_settings(a.scenario, a.overrides)
-        else:
-            settings, name = SearchSettings(), None
-        settings = settings.updated(
-            strategy=a.strategy, key=a.key, budget=a.budget, workers=a.workers, sigma0=a.sigma0,
-            accept_pct=a.accept_pct, start=tuple(a.start) if a.start else None,
-            starts=tuple(a.starts) if a.starts else None, quality=a.quality or None,
-            quality_margin=a.quality_margin, quality_weight=a.quality_weight,
-            quality_walk_weight=a.quality_walk_weight,
-            output=str(Path(a.out).resolve()) if a.out else None)  # a flag: from the cwd
-    except ValueError as e:
-        raise SystemExit(f'gait_search: {e}') from None
-    if name is None and not settings.output:
-        raise SystemExit('gait_search: --out is required with --evaluator')
+        settings = SearchSettings.from_parameters(dict(node.parameters),
+                                                  f'{sc.path}: node {node.name!r}')
+    except SettingError as e:
+        culprit = next((ov for ov in mine if ov.partition('=')[0] == f'{node.name}.{e.name}'),
+                       None)
+        if culprit is None:
+            raise
+        raise UsageError(f'--set {culprit}: expected {e.expected}') from None
+    return settings, sc.name, node.name
+
+
+def _check_search_overrides(node: str, overrides: list[str]) -> None:
+    import difflib
+
+    known = [f.name for f in fields(SearchSettings)]
+    for ov in overrides:
+        param = ov.partition('=')[0].partition('.')[2]
+        if param not in known and param != 'use_sim_time':
+            close = difflib.get_close_matches(param, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else f' (known: {", ".join(known)})'
+            raise UsageError(f"--set {ov}: node '{node}' has no parameter '{param}'{hint}")
+
+
+def _output_dir(a: argparse.Namespace, settings: SearchSettings, name: str | None) -> Path:
+    """The run directory (shown relative to the cwd when inside it); refuses a file."""
     out = settings.output_dir(f'out/{name}')
-    if a.scenario is not None:
-        quality = QualityScoring(
-            margin=settings.quality_margin, weight=settings.quality_weight,
-            walk_weight=settings.quality_walk_weight or None) if settings.quality else None
-        evaluate = ScenarioEvaluator(a.scenario, a.overrides, settings.starts, quality)
-    elif settings.starts or settings.quality:
-        raise SystemExit('gait_search: --starts and --quality need a scenario (they use its '
-                         'Walker and simulator)')
-    else:
-        evaluate = load_evaluator(a.evaluator)
-    summary = run_search(settings.make_strategy(), evaluate, out,
-                         budget=settings.budget or None, workers=settings.worker_count(),
-                         progress=not a.no_progress, accept_pct=settings.accept_pct)
-    if a.report:
-        from ..report import write_report
-        summary['report'] = [str(p) for p in write_report(out)]
-    json.dump(summary, sys.stdout, indent=2)
-    print()
-    return 0
+    what = f'--out {a.out}' if a.out else f"the scenario's search output {settings.output!r}"
+    for p in (out, *out.parents):
+        if p.exists():
+            if not p.is_dir():
+                raise UsageError(f'{what}: {_shown(p)} is a file, not a directory')
+            break
+    return _shown(out)
+
+
+def _shown(path: Path) -> Path:
+    rel = os.path.relpath(path)
+    return Path(rel) if not rel.startswith('..') else Path(path)
+
+
+# -- evaluation ---------------------------------------------------------------------------------
+def _evaluator(a: argparse.Namespace, settings: SearchSettings) -> tuple[Any, dict]:
+    """The evaluator and its settings for the journal's header; a scenario's nodes are built
+    here, so that a bad parameter is refused before the search starts."""
+    if a.scenario is None:
+        if settings.starts or settings.quality:
+            raise UsageError('--starts and --quality need a scenario (they use its Walker and '
+                             'simulator)')
+        return load_evaluator(a.evaluator), {'evaluator': a.evaluator}
+    quality = QualityScoring(
+        margin=settings.quality_margin, weight=settings.quality_weight,
+        walk_weight=settings.quality_walk_weight or None) if settings.quality else None
+    evaluate = ScenarioEvaluator(a.scenario, a.overrides, settings.starts, quality)
+    try:
+        evaluation = evaluate.prepare()
+    except BaseException:
+        evaluate.close()
+        raise
+    if settings.worker_count() > 1:
+        evaluate.close()  # the workers build their own after the fork
+    return evaluate, evaluation
+
+
+def load_evaluator(spec: str):
+    module, _, attr = spec.partition(':')
+    if not module or not attr:
+        raise UsageError(f"--evaluator {spec}: expected 'module:attribute'")
+    try:
+        obj = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise UsageError(f'--evaluator {spec}: {e}') from None
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as e:  # noqa: BLE001 - any failure of the user's class, in one line
+            raise UsageError(f'--evaluator {spec}: {attr}() failed: {_one_line(e)}') from None
+    if not callable(obj):
+        raise UsageError(f'--evaluator {spec}: a {type(obj).__name__}, not callable')
+    return obj
+
+
+def _uses_defaults(a: argparse.Namespace, settings: SearchSettings, search_node: str | None
+                   ) -> bool:
+    """Whether the run evaluates as the scenario says (no --set on the walking nodes, its own
+    starts and quality): what a journal without evaluation settings is taken to have used."""
+    if a.scenario is None:
+        return True
+    if any(ov.partition('.')[0] != search_node for ov in a.overrides):
+        return False
+    own, _, _ = scenario_or_default_settings(a.scenario, [])
+    return all(getattr(own, k) == getattr(settings, k) for k in EVALUATION_SETTINGS)
+
+
+def _restart(out: Path) -> None:
+    moved = Journal(out / JOURNAL_NAME).set_aside()
+    if moved is not None:
+        _note(f'moved the old journal to {moved}; starting a new one')
+
+
+# -- output -------------------------------------------------------------------------------------
+def _note(line: str) -> None:
+    print(f'{PROG}: {line}', file=sys.stderr)
+
+
+def _error(msg: str) -> int:
+    print(f'{PROG}: error: {msg}', file=sys.stderr)
+    return 2
+
+
+def _interrupted(e: BaseException | None) -> bool:
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        where = f'{e.filename}: ' if e.filename else ''
+        return f'{where}{e.strerror}'
+    text = str(e).strip()
+    msg = text.splitlines()[0] if text else ''
+    known = isinstance(e, (UsageError, ValueError, RuntimeError))
+    return msg if known and msg else f'{type(e).__name__}: {msg} (--debug shows the traceback)'
 
 
 if __name__ == '__main__':

@@ -7,6 +7,11 @@ phase of the simulator's publishing, so a candidate's statistics do not depend o
 it in the process (R15) and a search's results do not depend on how candidates are spread over
 worker processes (R24). The scenario's search node, if any, is left out: it is the caller.
 
+``prepare()`` builds the nodes up front (the search command calls it, so that a bad parameter is
+refused before any search work) and returns the evaluation settings the search journal's header
+keeps (``settings()``). A worker forked after that builds its own nodes logging only errors: the
+first build has said the rest.
+
 Robust scoring (``starts``): an open-loop gait can depend on the exact state it starts from, and a
 walk that only works from one instant may not survive a small change of the model or its
 numerics. With several ``starts`` (the Walker's ``settle_time``, s after the reset), each candidate
@@ -22,8 +27,11 @@ the search journals next to them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Sequence
+import contextlib
+import io
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterator, Sequence
 
 from coupled_wave_gait.evaluation import WalkStatistics
 from coupled_wave_gait.gait_quality import (QualityTargets, StepRecorder, measure,
@@ -33,10 +41,29 @@ from coupled_wave_gait.nao_walk import WalkParams
 SEARCH_NODE = ('coupled_wave_gait', 'gait_search')
 WALKER_NODE = ('coupled_wave_gait', 'walker')
 START_TIMEOUT_S = 2.0  # sim s from start_walk to the first step (reset, settle): generous
+# Node parameters the evaluator sets itself, per candidate or per walk: not evaluation settings.
+PER_CANDIDATE = {'use_sim_time', 'params', 'auto_start'}
 
 
 class EvaluatorError(RuntimeError):
     pass
+
+
+@contextlib.contextmanager
+def node_log_level(level: str | None) -> Iterator[None]:
+    """Inside the block, node loggers without a level of their own log at ``level`` and above
+    (None: unchanged); the default level is restored after."""
+    if level is None:
+        yield
+        return
+    from zoo_runtime import rclpy
+
+    before = rclpy.logging.get_logger_effective_level('')
+    rclpy.logging.set_logger_level('', level)
+    try:
+        yield
+    finally:
+        rclpy.logging.set_logger_level('', before)
 
 
 @dataclass(frozen=True)
@@ -76,7 +103,8 @@ class QualityScoring:
 class ScenarioEvaluator:
     """``evaluate(WalkParams) -> WalkStatistics`` on one embedded run of ``scenario`` (a name under
     config/scenarios or a .yaml path); ``overrides`` are ``node.param=value`` as for ``robozoo run
-    --set``. The run is built at the first call, so forked worker processes each build their own."""
+    --set``. The run is built at the first call (or by :meth:`prepare`); a forked worker process
+    whose parent has none builds its own."""
 
     def __init__(self, scenario: str = 'nao_gait_search', overrides: Sequence[str] = (),
                  starts: Sequence[float] = (), quality: QualityScoring | None = None):
@@ -87,6 +115,7 @@ class ScenarioEvaluator:
         if any(not s >= 0.0 for s in self.starts):
             raise EvaluatorError(f'evaluator starts: expected settle times >= 0 s, got '
                                  f'{list(self.starts)}')
+        self.overrides = list(overrides)
         sc = load_scenario(scenario)
         walkers = [n.name for n in sc.nodes if (n.package, n.executable) == WALKER_NODE]
         if len(walkers) != 1:
@@ -104,6 +133,51 @@ class ScenarioEvaluator:
         self._walker = None
         self._finished = None
         self._recorder: StepRecorder | None = None
+        self._builds = 0  # in this process and the one it was forked from
+        self.build_log = ''  # what the build in prepare() logged
+
+    def prepare(self) -> dict:
+        """Build the nodes now, so that a bad parameter stops a search before it starts (one
+        line naming the --set or the scenario file), and return :meth:`settings`. What the build
+        logs is kept in ``build_log`` for the caller to show when the search starts: the one
+        line of an error (this build's or the journal's) is all the user needs."""
+        from ..scenario import ScenarioError
+
+        if self._run is None:
+            held = io.StringIO()
+            try:
+                with contextlib.redirect_stderr(held):
+                    self._build()
+            except ScenarioError:
+                raise  # the runner's: names the node, the parameter and the --set or file
+            except Exception as e:  # noqa: BLE001 - turned into one line naming the culprit
+                raise EvaluatorError(self._explain(e)) from e
+            self.build_log = held.getvalue()
+        return self.settings()
+
+    def settings(self) -> dict:
+        """What decides a candidate's fitness, for the search journal's header: every node
+        parameter after the overrides (but those set per candidate), the starts, the quality
+        scoring. Needs the nodes built (:meth:`prepare`)."""
+        params = {f'{name}.{k}': _plain(p.value) for name, node in self._run.nodes.items()
+                  for k, p in sorted(node.get_parameters_by_prefix('').items())
+                  if k not in PER_CANDIDATE}
+        quality: dict[str, Any] = {'enabled': self.quality is not None}
+        if self.quality is not None:
+            quality.update(margin=self.quality.margin, weight=self.quality.weight,
+                           walk_weight=self.quality.walk_weight,
+                           targets=asdict(self.quality.targets))
+        return {'scenario': self.scenario.name, 'parameters': params,
+                'starts': list(self.starts), 'quality': quality}
+
+    def _explain(self, e: Exception) -> str:
+        """One line for a failed build, led by the --set whose node and parameter it names."""
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        for ov in self.overrides:
+            node, _, param = ov.partition('=')[0].partition('.')
+            if node in msg and param in msg:
+                return f'--set {ov}: {msg}'
+        return f'{self.scenario.path}: {msg}'
 
     def __call__(self, params: WalkParams) -> WalkStatistics:
         if self._run is None:
@@ -149,7 +223,10 @@ class ScenarioEvaluator:
         from ..runner import ScenarioRun
         from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
 
-        self._run = ScenarioRun(self.scenario)
+        # A rebuild (each forked worker's) says what the first build said: only errors, then.
+        with node_log_level('error' if self._builds else None):
+            self._run = ScenarioRun(self.scenario)
+        self._builds += 1
         self._walker = self._run.nodes[self.walker_name]
         self._walker.create_subscription(WalkStatisticsMsg, 'walk_statistics', self._on_done, 10)
         self._run.run(0.05)  # latched robot_description in, services up
@@ -170,3 +247,13 @@ class ScenarioEvaluator:
         if self._run is not None:
             self._run.close()
             self._run = self._walker = None
+
+
+def _plain(value: Any) -> Any:
+    """A parameter value as JSON can hold it (arrays as lists)."""
+    if isinstance(value, (list, tuple)) or hasattr(value, 'tolist'):
+        return [_plain(v) for v in (value.tolist() if hasattr(value, 'tolist') else value)]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+

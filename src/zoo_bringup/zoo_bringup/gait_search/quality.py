@@ -65,7 +65,7 @@ def measure_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAUL
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog='python -m zoo_bringup.gait_search.quality',
+    ap = argparse.ArgumentParser(prog='robozoo quality',
                                  description=__doc__.split('\n\n')[0])
     ap.add_argument('scenario', nargs='?', default='nao_walk')
     ap.add_argument('--duration', type=float, default=DEFAULT_DURATION,
@@ -75,7 +75,12 @@ def main(argv=None) -> int:
     ap.add_argument('--params', type=float, nargs=10, metavar='P',
                     help="the Walker's gait parameters, param1..param10")
     a = ap.parse_args(argv)
-    summary, q = measure_scenario(a.scenario, a.duration, a.overrides, a.params)
+    try:
+        summary, q = measure_scenario(a.scenario, a.duration, a.overrides, a.params)
+    except (ValueError, OSError, RuntimeError) as exc:  # ScenarioError, SimConfigError, ...
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f'robozoo quality: error: {msg}', file=sys.stderr)
+        return 2
     walker = next((m for m in summary['metrics'].values() if 'walk_time_s' in m), {})
     out = {'scenario': summary['scenario'], 'sim_time': summary['sim_time'],
            'walker': {k: walker.get(k) for k in ('params', 'walk_time_s', 'forward_m',

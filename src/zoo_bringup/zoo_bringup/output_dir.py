@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -22,10 +23,19 @@ RUN_PLOT_SUFFIXES = ('_trajectory.png', '_joints.png')
 
 
 def run_outputs(folder: Path) -> list[Path]:
-    """The files of an earlier run in ``folder``."""
+    """The files of an earlier run in ``folder``: what every run writes, and what its nodes
+    wrote (summary.json's ``files``, e.g. a tracker's plan.npz)."""
     found = [folder / name for name in RUN_FILES if (folder / name).exists()
              or (folder / name).is_symlink()]
     found += sorted(p for p in folder.glob('*.png') if p.name.endswith(RUN_PLOT_SUFFIXES))
+    try:
+        listed = json.loads((folder / 'summary.json').read_text()).get('files', [])
+    except (OSError, ValueError, AttributeError):
+        listed = []
+    for name in listed if isinstance(listed, list) else []:
+        path = (folder / str(name)).resolve()
+        if path.parent == folder.resolve() and path.exists() and path not in found:
+            found.append(path)  # only plain entries of this folder: never outside it
     return found
 
 

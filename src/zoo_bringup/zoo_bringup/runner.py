@@ -200,6 +200,17 @@ class ScenarioRun:
             out['warnings'] = warnings
         return out
 
+    def write_node_outputs(self, folder: Path) -> list[str]:
+        """Files the nodes write into the run folder (``robozoo_write_outputs(folder)`` ->
+        paths, e.g. a tracker's plan.npz), relative to the folder."""
+        folder.mkdir(parents=True, exist_ok=True)
+        files: list[str] = []
+        for node in self.nodes.values():
+            write = getattr(node, 'robozoo_write_outputs', None)
+            if write is not None:
+                files += [str(Path(p).relative_to(folder)) for p in write(folder)]
+        return files
+
     def close(self) -> None:
         rec = getattr(self, 'recorder', None)
         if rec is not None:
@@ -247,6 +258,10 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
         except KeyboardInterrupt as exc:
             interrupt = exc
         summary = run.summary(run.wall_time)  # before close: nodes report while alive
+        if output is not None:
+            files = run.write_node_outputs(Path(output))
+            if files:
+                summary['files'] = files
         if interrupt is not None:
             summary['interrupted'] = str(interrupt) or 'SIGINT'
         elif snapshot and output is not None and run.physics is not None:

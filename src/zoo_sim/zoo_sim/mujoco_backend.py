@@ -470,6 +470,8 @@ class MujocoPhysics:
         return s.rejected, s.clamped
 
     def metrics(self) -> dict:
-        return {'steps': self.steps, 'sim_time': self.sim_ns * 1e-9, 'resets': self.resets,
+        return {'backend': 'mujoco', 'steps': self.steps, 'sim_time': self.sim_ns * 1e-9,
+                'resets': self.resets,
                 'contacts': int(self.data.ncon), 'warnings': len(self.warnings),
-                'robots': len(self.robots)}
+                'robots': len(self.robots), 'gravity': self.model.opt.gravity.tolist(),
+                'physics_step': float(self.model.opt.timestep)}

@@ -56,7 +56,10 @@ rm -f "$build_stamp"
 echo "setup: colcon build"
 if ! .venv/bin/colcon --log-base log build --base-paths src "${skip[@]}" \
     --event-handlers console_cohesion+ summary- status- >log/setup_build.txt 2>&1; then
-  grep -v 'byte-compiling is disabled' log/setup_build.txt >&2
+  # what failed: the packages' non-empty stderr sections and colcon's verdicts
+  awk '/^--- stderr: /{sec=$0; body=""; on=1; next} on && /^---$/{if (body ~ /[^[:space:]]/) \
+       print sec "\n" body "---"; on=0; next} on {if ($0 !~ /byte-compiling is disabled/) \
+       body = body $0 "\n"; next} /^(Failed|Aborted)|ERROR/' log/setup_build.txt >&2
   echo "setup: colcon build failed; see log/latest_build" >&2
   exit 1
 fi

@@ -19,6 +19,7 @@ from . import SimConfigError
 from .contact_params import ContactParams, from_ode, priorities
 from .joint_motors import DEFAULT_MOTOR, add_driver, add_motor, check_model
 from .sdf_world import HeightField, Link, Model, Shape, World
+from . import sensor_plugins  # noqa: F401  (registers the IR and camera plug-ins)
 from .sensors import SENSOR_KINDS, Sensor, SensorSpec
 from .nominal_pose import nominal_pose
 from .transforms import quat_from_rpy

@@ -472,7 +472,9 @@ def _sensor_publisher(node: Simulator, robot: str, sensor, pub):
 
     def publish() -> None:
         if pub.get_subscription_count():
-            pub.publish(sensor.message(read(robot, sensor), node._stamp()))
+            msg = sensor.message(read(robot, sensor), node._stamp())
+            if msg is not None:  # None: no reading (a camera without offscreen GL)
+                pub.publish(msg)
     return publish
 
 

@@ -1,0 +1,315 @@
+"""The Robobo's ROS interface on the simulator (specs/robobo.md 7.1, R8-R16, R26): a thin shell
+mapping the real robot's services and topics onto the simulator's joint motors and sensors.
+
+Names are relative to the node's namespace (default ``/<robot>``, spec 10 #14), the simulator's
+topics are ``/<robot>/...``:
+
+- services ``moveWheels`` (returns at once; ``unlock/move`` carries the unlock id when the move
+  ends), ``movePanTilt`` (returns when the motion is over; pan then tilt, or both together with
+  ``simultaneous_pan_tilt``), ``resetWheels``, ``api_reset`` (std_srvs/Empty: forget moves and
+  encoder offsets after ``/sim/reset``); topic twins ``moveWheels``, ``movePanTilt``,
+  ``resetWheelsCommand``;
+- topics ``wheels`` (robobo_msgs/Wheels: cumulative degrees, deg/s), ``pan`` and ``tilt``
+  (std_msgs/Int16, degrees), ``irs`` (robobo_msgs/IRs, once all 8 sensors reported, then on
+  every sensor update), ``accel``, ``orientation``, ``orientation_euler`` (MINT, R26),
+  ``camera/image``, ``camera/image/compressed`` (JPEG), ``camera/camera_info``. The 8 IR
+  ``Range`` topics come straight from the simulator's IR plug-ins (zoo_sim.ir_sensor).
+
+Everything runs on sim time: timed moves end on a one-shot sim timer, pan/tilt control runs on
+each ``joint_states`` message (100 Hz by default).
+"""
+from __future__ import annotations
+
+import io
+import math
+
+from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
+from zoo_runtime.interfaces.geometry_msgs.msg import Accel, Quaternion, Vector3
+from zoo_runtime.interfaces.robobo_msgs.msg import (IRs, MovePanTiltCommand, MoveWheelsCommand,
+                                                    OrientationEuler, ResetWheelsCommand, Wheels)
+from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
+from zoo_runtime.interfaces.sensor_msgs.msg import (CameraInfo, CompressedImage, Image, Imu,
+                                                    JointState, Range)
+from zoo_runtime.interfaces.std_msgs.msg import Float64, Int16, Int64
+from zoo_runtime.interfaces.std_srvs.srv import Empty
+
+from . import commands
+from .axis_mover import AxisMover
+from .motor_laws import PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, preset, wheel_omega
+
+IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
+             'front_ll': 'frontll', 'back_c': 'backc', 'back_r': 'backr', 'back_l': 'backl'}
+JOINTS = ('left_motor', 'right_motor', 'pan_motor', 'tilt_motor')
+
+
+class RoboboApi(rclpy.node.Node):
+    def __init__(self, **kwargs):
+        super().__init__('robobo_api', **kwargs)
+        p = {name: self.declare_parameter(name, default).value for name, default in (
+            ('robot', 'robobo'), ('wheel_preset', 'thesis'), ('pan_preset', 'thesis'),
+            ('tilt_preset', 'thesis'), ('strict_unlock_ids', False),
+            ('simultaneous_pan_tilt', False), ('state_rate', 20.0), ('imu_rate', 10.0),
+            ('camera_rate', 5.0), ('camera_hfov', 1.047), ('jpeg_quality', 80))}
+        for name in ('state_rate', 'imu_rate', 'camera_rate'):
+            if not p[name] >= 0 or not math.isfinite(p[name]):
+                raise ValueError(f'parameter {name}: expected a rate >= 0 Hz, got {p[name]}')
+        self.robot = robot = p['robot']
+        self.wheel_coeffs = preset(WHEEL_PRESETS, p['wheel_preset'], 'wheel')
+        self.pan = AxisMover(preset(PAN_PRESETS, p['pan_preset'], 'pan'))
+        self.tilt = AxisMover(preset(TILT_PRESETS, p['tilt_preset'], 'tilt'))
+        self.params = p
+        self.q = [0.0] * 4            # joint angles (rad), JOINTS order
+        self.dq = [0.0] * 4
+        self.have_state = False
+        self.wheel_offset = [0.0, 0.0]  # deg, resetWheels
+        self._last_stamp = None
+        self._dt = 0.01
+        self._wheel_timer = None
+        self._wheel_unlock = 0
+        self._waiters: dict[str, rclpy.task.Future] = {}
+        self.irs: dict[str, Range] = {}
+        self._imu: Imu | None = None
+        self._last_frame_s = -math.inf
+
+        self.cmd = self.create_publisher(JointState, f'/{robot}/joint_commands', 10)
+        self.create_subscription(JointState, f'/{robot}/joint_states', self._on_joints, 10)
+        self.wheels_pub = self.create_publisher(Wheels, 'wheels', 10)
+        self.pan_pub = self.create_publisher(Int16, 'pan', 10)
+        self.tilt_pub = self.create_publisher(Int16, 'tilt', 10)
+        self.unlock_pub = self.create_publisher(Int16, 'unlock/move', 10)
+        self.irs_pub = self.create_publisher(IRs, 'irs', 10)
+        for sensor in IR_FIELDS:
+            self.create_subscription(Range, f'/{robot}/{sensor}',
+                                     lambda msg, s=sensor: self._on_ir(s, msg), 10)
+        self.create_service(MoveWheels, 'moveWheels', self._on_move_wheels)
+        self.create_service(MovePanTilt, 'movePanTilt', self._on_move_pan_tilt)
+        self.create_service(ResetWheels, 'resetWheels', self._on_reset_wheels)
+        self.create_service(Empty, 'api_reset', self._on_api_reset)
+        self.create_subscription(MoveWheelsCommand, 'moveWheels', self._on_move_wheels_topic, 10)
+        self.create_subscription(MovePanTiltCommand, 'movePanTilt', self._on_pan_tilt_topic, 10)
+        self.create_subscription(ResetWheelsCommand, 'resetWheelsCommand',
+                                 lambda _msg: self.reset_wheels(), 10)
+        if p['state_rate'] > 0:
+            self.create_timer(1.0 / p['state_rate'], self._publish_state)
+        if p['imu_rate'] > 0:
+            self.accel_pub = self.create_publisher(Accel, 'accel', 10)
+            self.orient_pub = self.create_publisher(Quaternion, 'orientation', 10)
+            self.euler_pub = self.create_publisher(OrientationEuler, 'orientation_euler', 10)
+            self.create_subscription(Imu, f'/{robot}/imu', self._on_imu, 10)
+            self.create_timer(1.0 / p['imu_rate'], self._publish_imu)
+        if p['camera_rate'] > 0:
+            self.image_pub = self.create_publisher(Image, 'camera/image', 10)
+            self.jpeg_pub = self.create_publisher(CompressedImage, 'camera/image/compressed', 10)
+            self.info_pub = self.create_publisher(CameraInfo, 'camera/camera_info', 10)
+            self.create_subscription(Image, f'/{robot}/camera', self._on_image, 1)
+
+    # -- state ------------------------------------------------------------------------------
+    def now_s(self) -> float:
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def degrees(self, joint: int) -> float:
+        return math.degrees(self.q[joint])
+
+    def _on_joints(self, msg: JointState) -> None:
+        index = {n: i for i, n in enumerate(msg.name)}
+        for i, joint in enumerate(JOINTS):
+            k = index.get(joint)
+            if k is not None:
+                self.q[i], self.dq[i] = float(msg.position[k]), float(msg.velocity[k])
+        stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+        if self._last_stamp is not None and stamp > self._last_stamp:
+            self._dt = stamp - self._last_stamp
+        self._last_stamp = stamp
+        self.have_state = True
+        self._control_pan_tilt()
+
+    def wheel_degrees(self) -> tuple[float, float]:
+        """Cumulative (left, right) wheel angles in degrees since the last reset."""
+        return (self.degrees(0) - self.wheel_offset[0], self.degrees(1) - self.wheel_offset[1])
+
+    def _publish_state(self) -> None:
+        if not self.have_state:
+            return
+        left, right = self.wheel_degrees()
+        self.wheels_pub.publish(Wheels(
+            wheelposr=Int64(data=round(right)), wheelposl=Int64(data=round(left)),
+            wheelspeedr=Int64(data=round(math.degrees(self.dq[1]))),
+            wheelspeedl=Int64(data=round(math.degrees(self.dq[0])))))
+        self.pan_pub.publish(Int16(data=round(self.degrees(2))))
+        self.tilt_pub.publish(Int16(data=round(self.degrees(3))))
+
+    def _on_ir(self, sensor: str, msg: Range) -> None:
+        self.irs[sensor] = msg
+        if len(self.irs) == len(IR_FIELDS):  # R9: only once all 8 have reported
+            self.irs_pub.publish(IRs(**{field: self.irs[s] for s, field in IR_FIELDS.items()}))
+
+    # -- wheels -----------------------------------------------------------------------------
+    def _command(self, joints: list[int], velocities: list[float]) -> None:
+        self.cmd.publish(JointState(name=[JOINTS[j] for j in joints], velocity=velocities))
+
+    def move_wheels(self, lspeed: float, rspeed: float, time_ms: float, unlock_id: int) -> int:
+        """Start a timed wheel move (replacing any running one); the error code."""
+        cmd, problem = commands.wheels(lspeed, rspeed, time_ms, unlock_id,
+                                       self.params['strict_unlock_ids'])
+        if problem:
+            self.get_logger().error(problem)
+            return commands.INVALID
+        self._end_wheel_timer()
+        self._command([0, 1], [wheel_omega(cmd.lspeed, cmd.time_s, self.wheel_coeffs),
+                               wheel_omega(cmd.rspeed, cmd.time_s, self.wheel_coeffs)])
+        self._wheel_unlock = cmd.unlock_id
+        self._wheel_timer = self.create_timer(cmd.time_s, self._end_wheel_move)
+        return commands.OK
+
+    def _end_wheel_timer(self) -> None:
+        if self._wheel_timer is not None:
+            self.destroy_timer(self._wheel_timer)
+            self._wheel_timer = None
+
+    def _end_wheel_move(self) -> None:
+        self._end_wheel_timer()
+        self._command([0, 1], [0.0, 0.0])  # the motors hold the wheels (MINT locks them)
+        self.unlock_pub.publish(Int16(data=self._wheel_unlock))
+
+    def _on_move_wheels(self, req, resp):
+        resp.error.data = self.move_wheels(req.lspeed.data, req.rspeed.data, req.time.data,
+                                           req.unlockid.data)
+        return resp
+
+    def _on_move_wheels_topic(self, msg) -> None:
+        self.move_wheels(msg.lspeed.data, msg.rspeed.data, msg.time.data, msg.unlockid.data)
+
+    def reset_wheels(self) -> None:
+        self.wheel_offset = [self.degrees(0), self.degrees(1)]
+
+    def _on_reset_wheels(self, req, resp):
+        self.reset_wheels()
+        resp.error.data = commands.OK
+        return resp
+
+    def _on_api_reset(self, req, resp):
+        self._end_wheel_timer()
+        for name, mover in (('pan', self.pan), ('tilt', self.tilt)):
+            mover.stop()  # hold where the reset put the joint
+            self._finish(name)
+        self.wheel_offset = [0.0, 0.0]
+        self._command([0, 1, 2, 3], [0.0] * 4)
+        return resp
+
+    # -- pan / tilt -------------------------------------------------------------------------
+    def start_axis(self, name: str, target: int, speed: int, unlock_id: int
+                   ) -> tuple[rclpy.task.Future | None, int]:
+        """Start a pan or tilt move; (future done when it ends or None, error code)."""
+        joint = 2 if name == 'pan' else 3
+        current = self.degrees(joint)
+        cmd, problem = commands.axis(name, int(target), int(speed), int(unlock_id),
+                                     round(current), self.params['strict_unlock_ids'])
+        if problem:
+            self.get_logger().error(problem)
+            return None, commands.INVALID
+        if cmd.speed is None:
+            return None, commands.OK
+        mover = self.pan if name == 'pan' else self.tilt
+        self._finish(name)  # a new command replaces a running one
+        self._command([joint], [mover.start(current, cmd.target, cmd.speed, self.now_s(),
+                                            cmd.unlock_id)])
+        self._waiters[name] = future = rclpy.task.Future()
+        return future, commands.OK
+
+    def _finish(self, name: str) -> None:
+        future = self._waiters.pop(name, None)
+        if future is not None and not future.done():
+            future.set_result(self.now_s())
+
+    def _control_pan_tilt(self) -> None:
+        velocities = []
+        for name, joint, mover in (('pan', 2, self.pan), ('tilt', 3, self.tilt)):
+            velocity, finished = mover.update(self.degrees(joint), self._dt)
+            velocities.append(velocity)
+            if finished:
+                self.unlock_pub.publish(Int16(data=mover.unlock_id))
+                self._finish(name)
+        self._command([2, 3], velocities)
+
+    async def _on_move_pan_tilt(self, req, resp):
+        parts = (('pan', req.panpos.data, req.panspeed.data, req.panunlockid.data),
+                 ('tilt', req.tiltpos.data, req.tiltspeed.data, req.tiltunlockid.data))
+        error = commands.OK
+        if self.params['simultaneous_pan_tilt']:
+            started = [self.start_axis(*part) for part in parts]
+            for future, err in started:
+                error = max(error, err)
+            for future, _ in started:
+                if future is not None:
+                    await future
+        else:  # the thesis: pan first, then tilt
+            for part in parts:
+                future, err = self.start_axis(*part)
+                error = max(error, err)
+                if future is not None:
+                    await future
+        resp.error.data = error
+        return resp
+
+    def _on_pan_tilt_topic(self, msg) -> None:
+        self.start_axis('pan', msg.panpos.data, msg.panspeed.data, msg.panunlockid.data)
+        self.start_axis('tilt', msg.tiltpos.data, msg.tiltspeed.data, msg.tiltunlockid.data)
+
+    # -- IMU (MINT extension, R26) ----------------------------------------------------------
+    def _on_imu(self, msg: Imu) -> None:
+        self._imu = msg
+
+    def _publish_imu(self) -> None:
+        if self._imu is None:
+            return
+        o, a = self._imu.orientation, self._imu.linear_acceleration
+        self.accel_pub.publish(Accel(linear=Vector3(x=a.x, y=a.y, z=a.z)))
+        self.orient_pub.publish(Quaternion(x=o.x, y=o.y, z=o.z, w=o.w))
+        yaw, pitch, roll = euler_deg(o.w, o.x, o.y, o.z)
+        self.euler_pub.publish(OrientationEuler(
+            vector=Vector3(x=roll, y=pitch, z=yaw), yaw=Float64(data=yaw),
+            pitch=Float64(data=pitch), roll=Float64(data=roll)))
+
+    # -- camera -----------------------------------------------------------------------------
+    def _on_image(self, msg: Image) -> None:
+        now = self.now_s()
+        if now - self._last_frame_s < 1.0 / self.params['camera_rate'] - 1e-9:
+            return
+        self._last_frame_s = now
+        self.image_pub.publish(msg)
+        self.info_pub.publish(camera_info(msg, self.params['camera_hfov']))
+        if self.jpeg_pub.get_subscription_count():
+            self.jpeg_pub.publish(jpeg(msg, self.params['jpeg_quality']))
+
+
+def euler_deg(w: float, x: float, y: float, z: float) -> tuple[float, float, float]:
+    """(yaw, pitch, roll) in degrees of a unit quaternion (Z-Y-X)."""
+    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+    pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
+    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    return math.degrees(yaw), math.degrees(pitch), math.degrees(roll)
+
+
+def camera_info(img: Image, hfov: float) -> CameraInfo:
+    """Pinhole intrinsics of the simulated camera (no distortion)."""
+    f = img.width / (2 * math.tan(hfov / 2))
+    cx, cy = (img.width - 1) / 2, (img.height - 1) / 2
+    return CameraInfo(header=img.header, height=img.height, width=img.width,
+                      distortion_model='plumb_bob', d=[0.0] * 5,
+                      k=[f, 0.0, cx, 0.0, f, cy, 0.0, 0.0, 1.0],
+                      r=[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+                      p=[f, 0.0, cx, 0.0, 0.0, f, cy, 0.0, 0.0, 0.0, 1.0, 0.0])
+
+
+def jpeg(img: Image, quality: int) -> CompressedImage:
+    import numpy as np
+    from PIL import Image as PilImage
+    rgb = np.frombuffer(bytes(img.data), dtype=np.uint8).reshape(img.height, img.width, 3)
+    buf = io.BytesIO()
+    PilImage.fromarray(rgb).save(buf, format='JPEG', quality=int(quality))
+    return CompressedImage(header=img.header, format='jpeg', data=buf.getvalue())
+
+
+def main(args=None) -> None:
+    spin_node(RoboboApi, args)

@@ -1,0 +1,63 @@
+"""Position control of the pan or the tilt (no ROS): the thesis plugin's rule (spec 4.2) - drive
+at +omega or -omega toward the target, omega from the calibrated law, then hold there.
+
+The joints are ODE-style velocity motors (zoo_sim joint_motors) that reach a commanded speed
+within a physics step, so the mover lands exactly: on the last control tick before the target it
+commands the remaining angle over one tick. Holding = velocity 0 (the motor holds the angle
+against gravity within its torque cap, R5), the equivalent of the thesis' equal stops. The
+mover also servoes the held angle back (time constant HOLD_TAU_S): zoo_sim's idle motors let the
+tilt creep by ~3 deg/s while the base drives (measured; see the README), which the thesis' equal
+stops would not allow.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from .motor_laws import pan_tilt_omega
+
+DONE_TOLERANCE_DEG = 0.25
+HOLD_TAU_S = 0.05  # s, the hold servo's time constant
+
+
+class AxisMover:
+    def __init__(self, coeffs: Sequence[float]):
+        self.coeffs = coeffs
+        self.target_deg: float | None = None
+        self.omega_deg = 0.0          # commanded speed magnitude, deg/s
+        self.unlock_id = 0
+        self.started_s = 0.0
+        self.hold_deg: float | None = None  # the angle held when idle
+
+    @property
+    def moving(self) -> bool:
+        return self.target_deg is not None
+
+    def start(self, current_deg: float, target_deg: float, speed: float, now_s: float,
+              unlock_id: int = 0) -> float:
+        """Begin a move; returns the joint velocity (rad/s) to command now."""
+        self.target_deg = float(target_deg)
+        self.omega_deg = math.degrees(pan_tilt_omega(target_deg - current_deg, speed, self.coeffs))
+        self.unlock_id = unlock_id
+        self.started_s = now_s
+        return math.radians(math.copysign(self.omega_deg, target_deg - current_deg))
+
+    def stop(self, hold_deg: float | None = None) -> None:
+        """Stop moving and hold ``hold_deg`` (None: the angle at the next update)."""
+        self.target_deg, self.hold_deg = None, hold_deg
+
+    def update(self, current_deg: float, dt: float) -> tuple[float, bool]:
+        """(joint velocity in rad/s, finished now) for the angle ``current_deg``; ``dt`` (s) is
+        the time to the next update."""
+        if self.target_deg is None:
+            if self.hold_deg is None:
+                self.hold_deg = current_deg
+            return math.radians((self.hold_deg - current_deg) / HOLD_TAU_S), False
+        remaining = self.target_deg - current_deg
+        if abs(remaining) <= DONE_TOLERANCE_DEG:
+            self.hold_deg, self.target_deg = self.target_deg, None
+            return 0.0, True
+        step = self.omega_deg * dt
+        if abs(remaining) <= step:  # land on the target at the next tick
+            return math.radians(remaining / dt), False
+        return math.radians(math.copysign(self.omega_deg, remaining)), False

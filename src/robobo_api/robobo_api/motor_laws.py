@@ -1,0 +1,78 @@
+"""The Robobo's calibrated motor laws (no ROS): specs/robobo.md section 4.
+
+Wheels (spec 4.1, R12): theta = A(P) t + B(P) with cubic A, B of the speed percentage P; the
+joint turns at the constant mean speed omega(P, t) = sign(P) [A(|P|) + B(|P|) / t] deg/s for the
+commanded t seconds (float, sim time), P clamped to [-100, 100], P = 0 gives 0.
+Pan / tilt (spec 4.2, R14, R15): the same theta = A t + B model fitted on move times, so the time
+to move |dtheta| degrees is t = (|dtheta| - B) / A and the commanded speed
+omega = |dtheta| A / (|dtheta| - B) deg/s.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+# (a, b, c, d, e, f, g, h): A = aP^3 + bP^2 + cP + d, B = eP^3 + fP^2 + gP + h
+WHEEL_PRESETS: dict[str, tuple[float, ...]] = {
+    # spec 4.1 Table 8 (the thesis' documented fit; spec 10 #5 default)
+    'thesis': (-0.00005, 0.00522, 6.35708, 51.36677, -0.00033, 0.04285, -2.06405, -17.69727),
+    # spec 4.1, the thesis code's coefficients (upstream david-casal/robobo_gazebo)
+    'code': (-4.625e-5, 5.219e-3, 6.357, 51.37, -3.253e-4, 4.285e-2, -2.064, -17.70),
+    # spec 4.1, the MINT refit (upstream mintforpeople/robobo-gazebo-simulator move_wheels.cpp)
+    'mint': (1.646e-6, -2.850e-3, 6.649, 51.14, -2.912e-4, 4.647e-2, -1.339, -12.25),
+}
+PAN_PRESETS: dict[str, tuple[float, ...]] = {   # spec 4.2 Table 9 and the code's digits
+    'thesis': (-0.00003, 0.00388, 0.84747, 8.05468, -0.00002, 0.00106, -0.33034, -0.89074),
+    'code': (-3.06e-5, 3.877e-3, 0.84747, 8.05468, -1.99e-5, 1.064e-3, -0.33034, -0.89074),
+}
+TILT_PRESETS: dict[str, tuple[float, ...]] = {
+    'thesis': (0.00001, -0.00260, 0.48094, 3.18153, -0.00009, 0.01233, -0.54953, 4.73795),
+    'code': (1.409e-5, -2.598e-3, 0.4809, 3.182, -8.84e-5, 1.233e-2, -0.5495, 4.738),
+}
+SPEED_LIMIT = 100
+
+
+def preset(table: dict[str, tuple[float, ...]], name: str, what: str) -> tuple[float, ...]:
+    try:
+        return table[name]
+    except KeyError:
+        raise ValueError(f"{what} preset '{name}': expected one of {', '.join(table)}") from None
+
+
+def cubic_ab(coeffs: Sequence[float], p: float) -> tuple[float, float]:
+    """(A, B) at speed percentage ``p`` (>= 0): deg/s and deg."""
+    a, b, c, d, e, f, g, h = coeffs
+    return a * p**3 + b * p**2 + c * p + d, e * p**3 + f * p**2 + g * p + h
+
+
+def clamp_speed(p: float) -> float:
+    return max(-SPEED_LIMIT, min(SPEED_LIMIT, p))
+
+
+def wheel_omega(p: float, t: float, coeffs: Sequence[float] = WHEEL_PRESETS['thesis']) -> float:
+    """Joint speed (rad/s) for ``moveWheels`` at speed ``p`` for ``t`` > 0 seconds (R12)."""
+    if t <= 0 or not math.isfinite(t):
+        raise ValueError(f'wheel time must be a positive number of seconds, got {t!r}')
+    p = clamp_speed(p)
+    if p == 0:
+        return 0.0
+    a, b = cubic_ab(coeffs, abs(p))
+    return math.copysign(math.radians(a + b / t), p)
+
+
+def wheel_angle_deg(p: float, t: float, coeffs: Sequence[float] = WHEEL_PRESETS['thesis']) -> float:
+    """The formula's wheel angle theta = omega t in degrees (spec 4.1 table)."""
+    return math.degrees(wheel_omega(p, t, coeffs)) * t
+
+
+def pan_tilt_time(delta_deg: float, speed: float, coeffs: Sequence[float]) -> float:
+    """Formula move time (s) for |delta| degrees at ``speed`` in (0, 100] (spec 4.2 table)."""
+    a, b = cubic_ab(coeffs, min(speed, SPEED_LIMIT))
+    return (abs(delta_deg) - b) / a
+
+
+def pan_tilt_omega(delta_deg: float, speed: float, coeffs: Sequence[float]) -> float:
+    """Commanded speed (rad/s, >= 0) to move |delta| degrees at ``speed`` (R14, R15)."""
+    if delta_deg == 0:
+        return 0.0
+    return math.radians(abs(delta_deg) / pan_tilt_time(delta_deg, speed, coeffs))

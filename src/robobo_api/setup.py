@@ -1,0 +1,29 @@
+from setuptools import find_packages, setup
+
+package_name = 'robobo_api'
+
+setup(
+    name=package_name,
+    version='0.1.0',
+    packages=find_packages(exclude=['test']),
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
+        ('share/' + package_name, ['package.xml', 'README.md']),
+    ],
+    install_requires=['setuptools'],
+    zip_safe=True,
+    description="The Robobo's real ROS interface, the Robobo Remote Access Protocol server and "
+                'the calibration protocols on the simulator',
+    license='Apache-2.0',
+    tests_require=['pytest'],
+    entry_points={
+        'console_scripts': [
+            'robobo_api = robobo_api.api_node:main',
+            'calibration = robobo_api.calibration_node:main',
+        ],
+        'robozoo.nodes': [
+            'robobo_api/robobo_api = robobo_api.api_node:RoboboApi',
+            'robobo_api/calibration = robobo_api.calibration_node:Calibration',
+        ],
+    },
+)

@@ -1,0 +1,43 @@
+"""Command validation (R6, R16, spec 10 #7-#11) and pan/tilt position control, no ROS."""
+import pytest
+
+from robobo_api import commands
+from robobo_api.axis_mover import AxisMover
+from robobo_api.motor_laws import PAN_PRESETS
+
+
+def test_wheels_command_rules():
+    cmd, err = commands.wheels(150, -150, 1000, 3)
+    assert err is None and (cmd.lspeed, cmd.rspeed, cmd.time_s) == (100, -100, 1.0)
+    for bad in (0, -5):
+        cmd, err = commands.wheels(10, 10, bad, 0)
+        assert cmd is None and 'time must be > 0 ms' in err
+    assert 'finite' in commands.wheels(float('nan'), 0, 10, 0)[1]
+    assert 'unlockid' in commands.wheels(10, 10, 10, 0, strict_unlock=True)[1]
+
+
+@pytest.mark.parametrize('name, target', [('pan', 5), ('pan', 345), ('tilt', 4), ('tilt', 120)])
+def test_out_of_range_targets_refused(name, target):  # R6
+    cmd, err = commands.axis(name, target, 50, 0, current_deg=100)
+    assert cmd is None and 'outside' in err
+
+
+def test_axis_speed_rules():  # R16
+    assert commands.axis('pan', 90, 150, 0, 180)[0].speed == 100
+    assert commands.axis('pan', 90, -1, 0, 180)[0].speed is None   # negative: no move
+    assert commands.axis('pan', 180, 50, 0, 180)[0].speed is None  # already there
+
+
+def test_mover_lands_on_target_in_formula_time():
+    mover = AxisMover(PAN_PRESETS['thesis'])
+    q, t, dt = 180.0, 0.0, 0.01
+    v = mover.start(q, 90, 30, 0.0)
+    while True:
+        q += v * 57.29577951308232 * dt
+        t += dt
+        v, finished = mover.update(q, dt)
+        if finished:
+            break
+    assert q == pytest.approx(90, abs=0.25) and t == pytest.approx(2.78, abs=0.02)
+    v, _ = mover.update(89.0, dt)  # idle: servo back to the hold angle
+    assert v > 0

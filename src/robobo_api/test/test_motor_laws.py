@@ -1,0 +1,44 @@
+"""The calibrated laws against the spec's own unit values (specs/robobo.md 4.1, 4.2, R12)."""
+import math
+
+import pytest
+
+from robobo_api.motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, pan_tilt_omega,
+                                   pan_tilt_time, wheel_angle_deg, wheel_omega)
+
+
+@pytest.mark.parametrize('p, t, omega', [(90, 1, 9.292), (2, 1, 0.741), (10, 3, 1.814),
+                                         (60, 3, 7.352), (2, 3, 0.993), (10, 1, 1.414),
+                                         (60, 1, 6.671), (90, 3, 10.420)])
+def test_wheel_omega_is_table_8(p, t, omega):  # R12: +-0.5 %
+    assert wheel_omega(p, t) == pytest.approx(omega, rel=0.005)
+    assert wheel_omega(-p, t) == pytest.approx(-omega, rel=0.005)
+
+
+def test_wheel_rules():
+    assert wheel_omega(0, 1) == 0.0
+    assert wheel_omega(250, 1) == wheel_omega(100, 1)      # clamped to [-100, 100]
+    assert wheel_angle_deg(60, 3) == pytest.approx(1263.8, abs=0.1)  # R10
+    with pytest.raises(ValueError, match='positive'):
+        wheel_omega(50, 0)
+    with pytest.raises(ValueError, match='positive'):
+        wheel_omega(50, -1)
+
+
+@pytest.mark.parametrize('speed, pan, tilt', [(2, (4.77, 9.38), (10.00, 20.88)),
+                                              (6, (3.60, 6.99), (7.22, 14.75)),
+                                              (10, (2.91, 5.57), (5.76, 11.58)),
+                                              (30, (1.53, 2.78), (3.09, 5.99)),
+                                              (60, (1.00, 1.68), (1.94, 3.76)),
+                                              (80, (0.89, 1.42), (1.71, 3.20))])
+def test_pan_tilt_times_are_spec_table(speed, pan, tilt):
+    for deg, t_pan, t_tilt in zip((45, 90), pan, tilt):
+        assert pan_tilt_time(deg, speed, PAN_PRESETS['thesis']) == pytest.approx(t_pan, abs=0.006)
+        assert pan_tilt_time(deg, speed, TILT_PRESETS['thesis']) == pytest.approx(t_tilt, abs=0.006)
+        omega = pan_tilt_omega(deg, speed, PAN_PRESETS['thesis'])
+        assert math.radians(deg) / omega == pytest.approx(t_pan, abs=0.006)
+
+
+def test_presets_differ_and_exist():
+    assert set(WHEEL_PRESETS) == {'thesis', 'code', 'mint'}
+    assert wheel_omega(60, 3, WHEEL_PRESETS['code']) == pytest.approx(7.352, rel=0.005)

@@ -21,7 +21,8 @@ DELEGATED = {'search': ('zoo_bringup.gait_search.cli', 'run or resume a gait sea
              'quality': ('zoo_bringup.gait_search.quality', "measure a walk's gait quality"),
              'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag'),
              'contract-report': ('zoo_sim.contract_report',
-                                 'measure the joint-motor and contact figures')}
+                                 'measure the joint-motor and contact figures'),
+             'path': ('grid_navigation.path_cli', "plan an A* path on a world's occupancy grid")}
 
 
 class _Parser(argparse.ArgumentParser):

@@ -242,6 +242,8 @@ class _Parser:
         for child in el:
             if not isinstance(child.tag, str) or child.tag in handled or child.tag in ignored:
                 continue
+            if child.tag.startswith('{') or ':' in child.tag:
+                continue  # a custom element (SDF >= 1.8) is for its own consumer, not physics
             label = child.tag + (f"[{child.get('name')}]" if child.get('name') else '')
             self.warn(f'{where}/{label}', 'not represented by the MuJoCo backend; ignored')
 

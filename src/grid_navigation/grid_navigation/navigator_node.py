@@ -33,6 +33,7 @@ Parameter = rclpy.parameter.Parameter
 LATCHED = rclpy.qos.QoSProfile(depth=1, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
 FALL_TILT = math.radians(45.0)  # as zoo_sim.metrics
 FELL = 'fell'
+FINISHED_AFTER = 3.0  # s standing after the last stride before the run may end
 
 
 class GridNavigator(Node):
@@ -160,6 +161,13 @@ class GridNavigator(Node):
         self._targets.publish(msg)
 
     # -- reports ----------------------------------------------------------------------------
+    def robozoo_finished(self) -> bool:
+        """Done (robozoo run ends the scenario): stopped for good and then standing still for
+        FINISHED_AFTER seconds, so a fall after the last stride is still seen."""
+        if self.t_stop is None:
+            return False
+        return self.get_clock().now().nanoseconds * 1e-9 - self.t_stop >= FINISHED_AFTER
+
     def robozoo_metrics(self) -> dict:
         nav = self.nav
         final = math.dist(self.pose[:2], self.goal) if self.pose else None

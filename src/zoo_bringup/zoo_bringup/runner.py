@@ -14,6 +14,7 @@ from .node_registry import resolve_node_class
 from .scenario import NodeSpec, Scenario, ScenarioError, default_record_topics, node_specs
 
 DEFAULT_STEP = 0.001  # s; a scenario without a simulator still advances time in 1 ms ticks
+FINISH_CHECK_NS = 100_000_000  # how often nodes with robozoo_finished() are asked (sim time)
 
 
 class ScenarioRun:
@@ -30,6 +31,7 @@ class ScenarioRun:
         self.output = Path(output) if output else None
         self._record_limits = dict(record_limits or {})  # BagRecorder's max_bytes, max_duration_s
         self.wall_time = 0.0  # spent in run(), also when it was interrupted
+        self.finished_early_at: float | None = None  # sim s when every finisher said done
         random.seed(self.seed)
         np.random.seed(self.seed % 2**32)
 
@@ -150,8 +152,17 @@ class ScenarioRun:
         t_end = self.executor.now_ns + int(round(duration * 1e9))
         cb = (lambda ns: on_progress(ns * 1e-9)) if on_progress else None
         t0 = time.perf_counter()
+        finishers = [n for n in self.nodes.values() if hasattr(n, 'robozoo_finished')]
         try:
-            self.executor.spin_until(t_end, on_progress=cb)
+            if not finishers:
+                self.executor.spin_until(t_end, on_progress=cb)
+            else:  # a run whose nodes can say they are done ends then (a navigator at its goal)
+                while self.executor.now_ns < t_end:
+                    self.executor.spin_until(min(t_end, self.executor.now_ns + FINISH_CHECK_NS),
+                                             on_progress=cb)
+                    if all(n.robozoo_finished() for n in finishers):
+                        self.finished_early_at = self.sim_time
+                        break
         finally:
             self.wall_time += time.perf_counter() - t0
         return self.wall_time
@@ -195,6 +206,8 @@ class ScenarioRun:
         if self.recorder is not None:
             out['bag'] = str(self.output / 'bag')
             out['recorded'] = dict(sorted(self.recorder.counts.items()))
+        if self.finished_early_at is not None:
+            out['finished_early_at'] = self.finished_early_at
         warnings = self.warnings()
         if warnings:
             out['warnings'] = warnings

@@ -19,6 +19,7 @@ import mujoco
 import numpy as np
 
 from . import SimConfigError
+from .ax12_servo import Ax12Params, Ax12Servos
 from .commands import CommandSanitizer
 from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, PD, VELOCITY,
                            JointMotors)
@@ -49,6 +50,14 @@ class _Robot:
         self.vel_limit = np.array([by_name[j].velocity_limit for j in self.joints])
         self.effort_limit = np.array([by_name[j].effort_limit for j in self.joints])
         self.motors = JointMotors(m, d, p, self.joints, self.effort_limit, self.vel_limit)
+        self.servos = None  # AX-12 servos (ax12_servo): goal positions instead of motor commands
+        if built.spec.servo:
+            self.servos = Ax12Servos(
+                m, d, p, self.joints, Ax12Params.from_strings(
+                    built.spec.servo_params, f"robot '{self.name}' servo_params"),
+                self.motors.lower, self.motors.upper)
+            self.motors.force = np.zeros(len(self.joints))  # the velocity rows stay silent
+            self.motors.reset()
         self.mode = np.full(len(self.joints), VELOCITY)
         self.pd_warned: set[int] = set()  # joints whose PD gains were said to be unstable
         self.mode_list = self.mode.tolist()  # plain-Python copy for the per-message path
@@ -110,6 +119,13 @@ class MujocoPhysics:
         self.resets = 0
         self.robots = {name: _Robot(m, d, built) for name, built in scene.robots.items()}
         self._motors = [r.motors for r in self.robots.values() if r.joints]
+        self._servos = [r.servos for r in self.robots.values() if r.servos is not None]
+        # servo goals are consumed every _servo_steps physics steps (one rate per world)
+        rates = {s.params.goal_rate for s in self._servos}
+        if len(rates) > 1:
+            raise SimConfigError(f'servo goal_rate: one rate per world, got {sorted(rates)}')
+        self._servo_steps = (max(1, int(round(1.0 / (rates.pop() * m.opt.timestep))))
+                             if rates else 0)
         self._driver_dof = m.jnt_dofadr[m.joint(DRIVER).id] if self._motors else None
         self._driver_qpos = m.jnt_qposadr[m.joint(DRIVER).id] if self._motors else None
         self._opt = m.opt
@@ -193,7 +209,12 @@ class MujocoPhysics:
                 # ~1e-6 per step); its angle is of no use, kept small
                 self.data.qvel[self._driver_dof] = 1.0
                 self.data.qpos[self._driver_qpos] = 0.0
+            if self._servo_steps and done % self._servo_steps == 0:
+                for servos in self._servos:
+                    servos.latch()
             k = min(n, CORRECTION_PERIOD_STEPS - phase)
+            if self._servo_steps:
+                k = min(k, self._servo_steps - done % self._servo_steps)
             self._motor_steps(k, last=k == n)
             done += k
             n -= k
@@ -270,6 +291,9 @@ class MujocoPhysics:
             if n is not None:
                 r.imu_bias = (n.gyro.draw_bias(r.rng) if n.gyro else np.zeros(3),
                               n.accel.draw_bias(r.rng) if n.accel else np.zeros(3))
+        for r in self.robots.values():
+            if r.servos is not None:
+                r.servos.reset()
         mujoco.mj_forward(m, d)
         self.resets += 1
 
@@ -384,7 +408,21 @@ class MujocoPhysics:
         """(position, velocity, effort) of the actuated joints; effort is the motor's torque
         (velocity mode) or the applied torque input (effort mode)."""
         r, d = self.robots[robot], self.data
+        if r.servos is not None:
+            return r.servos.position(), d.qvel[r.dadr], r.servos.effort()
         return d.qpos[r.qadr], d.qvel[r.dadr], r.motors.effort()
+
+    def servo_goals(self, robot: str, joints: np.ndarray, positions: np.ndarray) -> int:
+        """Goal positions (rad) for a robot with servos; written into the goal registers, which
+        the servos consume at their goal rate. NaN/inf are dropped; returns how many were taken."""
+        r = self.robot(robot)
+        if r.servos is None:
+            raise SimConfigError(f"robot '{robot}' has no servos (set robots.{robot}.servo)")
+        joints = np.asarray(joints, dtype=int)
+        positions = np.asarray(positions, dtype=float)
+        ok = np.isfinite(positions)
+        r.servos.set_goals(joints[ok], positions[ok])
+        return int(ok.sum())
 
     def base_pose(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
         r = self.robots[robot]

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import SimConfigError
 from .contact_params import ContactParams, from_ode, priorities
+from .ax12_servo import add_servo, check_model as check_servo
 from .joint_motors import DEFAULT_MOTOR, add_driver, add_motor, check_model
 from .sdf_world import HeightField, Link, Model, Shape, World
 from . import sensor_plugins  # noqa: F401  (registers the IR and camera plug-ins)
@@ -55,6 +56,8 @@ class RobotSpec:
     initial_positions: Mapping[str, float] = dataclasses.field(default_factory=dict)  # over the
     # description's nominal joint positions
     fall_height: float | None = None            # None: half the spawn height
+    servo: str | None = None                    # 'ax12': joints are AX-12 servos (ax12_servo)
+    servo_params: Mapping[str, str] = dataclasses.field(default_factory=dict)  # name -> value
 
 
 @dataclasses.dataclass
@@ -116,6 +119,8 @@ def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
     built: dict[str, BuiltRobot] = {}
     for i, r in enumerate(robots):
         _check_name(r.name, built, b.world_bodies)
+        if r.servo:
+            check_servo(r.servo)
         built[r.name] = b.add_robot(r, i)
     b.assign_priorities()
     try:
@@ -334,6 +339,8 @@ class _Builder:
         by_name = {j.name: j for j in desc.joints}
         for jname in joints:
             add_motor(self.spec, prefix, jname, by_name[jname].effort, self.step)
+            if r.servo:
+                add_servo(self.spec, prefix, jname)
         self._hard_stops(prefix, [j.name for j in desc.joints
                                   if j.lower is not None and j.type != 'continuous'])
         self._mimic(desc, prefix)

@@ -19,7 +19,7 @@ import numpy as np
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.builtin_interfaces.msg import Time
-from zoo_runtime.interfaces.geometry_msgs.msg import (Point, Pose, PoseWithCovariance,
+from zoo_runtime.interfaces.geometry_msgs.msg import (Point, Pose, PoseArray, PoseWithCovariance,
                                                        Quaternion, Transform, TransformStamped,
                                                        Twist, TwistWithCovariance, Vector3)
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
@@ -90,6 +90,14 @@ class Simulator(Node):
             if not rate > 0 or not math.isfinite(rate):
                 raise SimConfigError(f'parameter {param}: expected a rate > 0 Hz, got {rate}')
             self.create_timer(1.0 / rate, callback)
+        # every link's pose on /<robot>/link_poses (PoseArray, world frame, RobotInfo.links
+        # order): simulation-only data for state logs (the snake's R20); 0: off
+        rate = self.declare_parameter('link_poses_rate', 0.0).value
+        if rate < 0 or not math.isfinite(rate):
+            raise SimConfigError(f'parameter link_poses_rate: expected a rate >= 0 Hz (0: off), '
+                                 f'got {rate}')
+        if rate > 0:
+            self.create_timer(1.0 / rate, self._publish_link_poses)
         self._sample_metrics()  # the start: the spawn pose
         self.create_timer(1.0, self._log_unsafe_commands)  # the sanitiser's throttle period
         self.create_service(Empty, '/sim/reset', self._on_reset)
@@ -152,6 +160,8 @@ class Simulator(Node):
         self.declare_parameter(p + 'imu_link', '')
         self._declare_list(p + 'initial_positions')
         self.declare_parameter(p + 'fall_height', -1.0)
+        self.declare_parameter(p + 'servo', '')  # 'ax12': goal positions on joint_targets
+        self._declare_list(p + 'servo_params')   # 'k:=2' ... (ax12_servo.Ax12Params)
         get = lambda key: self._optional(p + key)  # noqa: E731
         if not get('package'):
             raise SimConfigError(f'parameter {p}package: robot {name!r} needs a description '
@@ -176,7 +186,10 @@ class Simulator(Node):
                          contact_links=None if contact is None else
                          self._list(p + 'contact_links', str),
                          imu_link=get('imu_link') or None, initial_positions=initial,
-                         fall_height=get('fall_height') if get('fall_height') >= 0 else None)
+                         fall_height=get('fall_height') if get('fall_height') >= 0 else None,
+                         servo=get('servo') or None,
+                         servo_params=_pairs(self._list(p + 'servo_params', str),
+                                             p + 'servo_params'))
 
     def _declare_list(self, name: str) -> None:
         """A list parameter without a default. Dynamically typed: an empty list arrives as a
@@ -221,6 +234,16 @@ class Simulator(Node):
             q, dq, tau = self.physics.joint_state(io.name)
             io.joint_states.publish(JointState(header=header, name=io.joints, position=q,
                                                velocity=dq, effort=tau))
+
+    def _publish_link_poses(self) -> None:
+        header = None
+        for io in self._robots.values():
+            if not io.link_poses.get_subscription_count():
+                continue
+            header = header or Header(stamp=self._stamp(), frame_id='world')
+            _, pos, quat = self.physics.link_poses(io.name)
+            io.link_poses.publish(PoseArray(header=header,
+                                            poses=[_pose(p, q) for p, q in zip(pos, quat)]))
 
     def _log_unsafe_commands(self) -> None:
         for warning in self.physics.command_warnings(self.get_clock().now().nanoseconds):
@@ -384,6 +407,7 @@ class _RobotIO:
         self.imu_frame = f'{name}/{info.imu_link}'
         self.contact_links = list(info.contact_links)
         self.joint_states = node.create_publisher(JointState, f'{ns}/joint_states', 10)
+        self.link_poses = node.create_publisher(PoseArray, f'{ns}/link_poses', 10)
         self.odometry = node.create_publisher(Odometry, f'{ns}/odometry/ground_truth', 10)
         self.imu = node.create_publisher(Imu, f'{ns}/imu', 10)
         self.contacts = node.create_publisher(LinkContacts, f'{ns}/contacts', 10)
@@ -402,6 +426,9 @@ class _RobotIO:
         node.create_subscription(JointState, f'{ns}/joint_commands', self._grouped, 10)
         if hasattr(physics, 'pd_commands'):  # a backend may lack PD commands (contract)
             node.create_subscription(JointPDCommand, f'{ns}/joint_pd_commands', self._pd, 10)
+        if getattr(getattr(physics, 'robots', {}).get(name), 'servos', None) is not None:
+            # servos (AX-12) take goal positions, as a Dynamixel bridge does on a real bus
+            node.create_subscription(JointState, f'{ns}/joint_targets', self._goals, 10)
         for sensor in info.sensors:
             pub = node.create_publisher(sensor.msg_type, sensor.topic, 10)
             node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, name, sensor, pub))
@@ -446,6 +473,23 @@ class _RobotIO:
         if len(msg.effort):
             self._physics.commands(self.name, idx, 'effort', np.asarray(msg.effort, float))
 
+
+    def _goals(self, msg: JointState) -> None:
+        """Servo goal positions by joint name; a malformed message is dropped whole."""
+        self.commands += 1
+        idx = [self._index.get(n, -1) for n in msg.name]
+        problem = None
+        if -1 in idx:
+            problem = f"unknown joint '{msg.name[idx.index(-1)]}'"
+        elif len(msg.position) != len(idx):
+            problem = f'{len(idx)} names but {len(msg.position)} positions'
+        if problem is not None:
+            self._node.get_logger().warning(
+                f'/{self.name}/joint_targets: {problem}; message dropped',
+                throttle_duration_sec=1.0)
+            return
+        self._physics.servo_goals(self.name, np.asarray(idx, dtype=int),
+                                  np.asarray(msg.position, dtype=float))
 
     def _pd(self, msg: JointPDCommand) -> None:
         """PD + feed-forward by joint name; a malformed message is dropped whole."""

@@ -1,0 +1,6 @@
+"""`ros2 launch launch/snake_linear_progression.launch.py`: the snake_linear_progression scenario under ROS 2 + Gazebo."""
+from zoo_bringup.ros_launch import scenario_launch_description
+
+
+def generate_launch_description():
+    return scenario_launch_description('snake_linear_progression')

@@ -1,0 +1,129 @@
+"""The AX-12 servo actuator (ax12_servo; specs/snake.md R7-R11): the compliance curve, its MuJoCo
+actuators, speed, chatter, 10 Hz goals, quantisation, limits and the torque readout."""
+import math
+
+import mujoco
+import numpy as np
+import pytest
+
+from zoo_sim import SimConfigError
+from zoo_sim.ax12_servo import (POSITION_UNIT, Ax12Params, compliance_torque, from_register,
+                                to_register)
+from zoo_sim.mujoco_backend import MujocoPhysics
+from zoo_sim.mujoco_scene import RobotSpec
+
+P = Ax12Params()
+U = POSITION_UNIT
+
+
+def snake(gravity=None, pose=None, **servo) -> MujocoPhysics:
+    return MujocoPhysics.create('empty', [RobotSpec(
+        'snake', 'snake_description', pose=pose, servo='ax12',
+        servo_params={k: str(v) for k, v in servo.items()})], gravity=gravity)
+
+
+def test_curve_segments():
+    """R8 (1): 0 inside the margins, punch at the edge, monotone ramp, the limit beyond."""
+    e = np.linspace(-0.5, 0.5, 2001)
+    tau = compliance_torque(e, P)
+    assert (tau[np.abs(e) <= U] == 0).all()
+    assert compliance_torque(1.001 * U, P) == pytest.approx(P.punch_torque, rel=1e-2)
+    assert (np.diff(tau) >= -1e-12).all()
+    assert compliance_torque(0.3, P) == pytest.approx(P.limit)
+    assert compliance_torque(-0.3, P) == pytest.approx(-P.limit)
+
+
+def test_k_doubles_the_slope():
+    """R9: doubling k doubles the ramp's torque per unit error."""
+    e1, e2 = 3 * U, 5 * U
+    slope = lambda p: (compliance_torque(e2, p) - compliance_torque(e1, p)) / (e2 - e1)  # noqa
+    assert slope(Ax12Params(k=4.0)) == pytest.approx(2 * slope(Ax12Params(k=2.0)))
+
+
+def test_actuators_reproduce_the_curve():
+    """The four clamped actuators' sum is compliance_torque (outside the 1-unit punch ramp)."""
+    ph = snake(gravity=[0, 0, 0], pose=[0, 0, 1, 0, 0, 0])
+    m, d, s = ph.model, ph.data, ph.robots['snake'].servos
+    for e in [-0.3, -0.05, -3.5 * U, -0.5 * U, 0.0, 0.5 * U, 2.5 * U, 0.02, 0.08, 0.3]:
+        s.goal[:] = e + d.qpos[s.qadr]
+        s._write_goal()
+        mujoco.mj_forward(m, d)
+        got = d.actuator_force[s.acts[3]].sum()
+        assert got == pytest.approx(float(compliance_torque(e, P)), abs=1e-9), e
+
+
+def step_response(**servo):
+    ph = snake(gravity=[0, 0, 0], pose=[0, 0, 1, 0, 0, 0], **servo)
+    r = ph.robots['snake']
+    ph.servo_goals('snake', np.array([15]), np.array([math.radians(30)]))
+    q = []
+    for _ in range(800):
+        ph.advance(1)
+        q.append(ph.data.qpos[r.qadr[15]])
+    return ph, np.array(q)
+
+
+def test_free_joint_moves_at_v_max_without_chatter():
+    """R8 (2), (3): a free joint stepping 30 deg moves at V_max (+-5 %) and settles inside the
+    compliance margin without a sustained oscillation."""
+    ph, q = step_response()
+    v = np.diff(q) / ph.model.opt.timestep
+    moving = (q[1:] > math.radians(5)) & (q[1:] < math.radians(20))
+    assert np.mean(v[moving]) == pytest.approx(P.v_max, rel=0.05)
+    tail = q[-300:]
+    assert tail.max() - tail.min() < U
+    assert abs(tail[-1] - math.radians(30)) < 2 * U   # on the grid, inside margin + one step
+
+
+def test_moving_speed_register_sets_v_max():
+    ph, q = step_response(moving_speed=300)
+    v = np.diff(q) / ph.model.opt.timestep
+    moving = (q[1:] > math.radians(5)) & (q[1:] < math.radians(20))
+    assert np.mean(v[moving]) == pytest.approx(300 * 0.111 * 2 * math.pi / 60, rel=0.05)
+
+
+def test_goals_are_consumed_at_10_hz():
+    """R10: a goal written at any step takes effect at the step that starts at the next 0.1 s
+    tick, one update per tick."""
+    ph = snake()
+    s = ph.robots['snake'].servos
+    ph.advance(37)
+    before = s.latches
+    ph.servo_goals('snake', np.array([3]), np.array([0.2]))
+    ph.advance(63)  # steps 37..99: the goal waits in its register
+    assert s.goal[3] == 0.0
+    ph.advance(1)
+    assert s.goal[3] == pytest.approx(from_register(to_register(0.2)))
+    assert s.latches == before + 1
+
+
+def test_quantised_position_and_clamped_goals():
+    """R11 quantisation (1024 steps over 300 deg) and R3 (a goal of 80 deg stays within 60)."""
+    ph = snake()
+    ph.servo_goals('snake', np.arange(16), np.full(16, math.radians(80)))
+    ph.advance(1500)
+    q, _, _ = ph.joint_state('snake')
+    steps = q / U
+    assert np.allclose(steps, np.rint(steps), atol=1e-9)
+    assert np.abs(ph.data.qpos[ph.robots['snake'].qadr]).max() <= math.radians(61)
+
+
+def test_effort_under_gravity_load():
+    """R11: the torque readout carries the load: pitch joint 15 lifting the last two modules
+    (0.13 kg about 0.07 m from the axis: ~0.09 N m)."""
+    ph = snake()
+    ph.advance(200)
+    ph.servo_goals('snake', np.array([14]), np.array([math.radians(-30)]))
+    ph.advance(1000)
+    _, _, tau = ph.joint_state('snake')
+    assert abs(tau[14]) > 0.03
+    assert np.all(np.abs(tau) <= P.max_torque + 1e-9)
+
+
+def test_bad_settings_are_one_line():
+    with pytest.raises(SimConfigError, match="unknown AX-12 setting 'slope'"):
+        Ax12Params.from_strings({'slope': '3'}, 'x')
+    with pytest.raises(SimConfigError, match='punch 2000 is outside 0..1023'):
+        Ax12Params.from_strings({'punch': '2000'}, 'x')
+    with pytest.raises(SimConfigError, match="'k:=two' is not a float"):
+        Ax12Params.from_strings({'k': 'two'}, 'x')

@@ -19,10 +19,12 @@ from .scenario import (ScenarioError, apply_overrides, is_positive_number, list_
 # sub-commands with their own argument parsers: `robozoo search ...`, `robozoo bag ...`
 DELEGATED = {'search': ('zoo_bringup.gait_search.cli', 'run or resume a gait search'),
              'quality': ('zoo_bringup.gait_search.quality', "measure a walk's gait quality"),
+             'plan': ('trajectory_optimizer.cli', 'plan a legged trajectory (TOWR-style NLP)'),
              'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag'),
              'contract-report': ('zoo_sim.contract_report',
                                  'measure the joint-motor and contact figures'),
-             'path': ('grid_navigation.path_cli', "plan an A* path on a world's occupancy grid")}
+             'path': ('grid_navigation.path_cli', "plan an A* path on a world's occupancy grid"),
+             'dxl-emulator': ('dynamixel_bridge.emulator.cli', 'serve a Dynamixel bus on a pty')}
 
 
 class _Parser(argparse.ArgumentParser):

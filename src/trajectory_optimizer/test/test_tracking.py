@@ -1,0 +1,100 @@
+"""Tracking a plan (spec go1.md §7, R2.3b, R2.4, R5.3, R5.4, R5.6): URDF-exact IK, the
+feed-forward torque's sign checked against the simulator's contact forces, and the joint
+sequence around the plan."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trajectory_optimizer.tracking import JointTrajectory, LegKinematics
+
+JOINTS = [f'{leg}_{kind}_joint' for leg in ('FL', 'FR', 'RL', 'RR')
+          for kind in ('hip', 'thigh', 'calf')]
+FEET = ['FL_foot', 'FR_foot', 'RL_foot', 'RR_foot']
+STAND = np.tile([0.0, 0.67, -1.3], 4)
+NOMINAL = np.array([[0.19, 0.125, -0.32], [0.19, -0.125, -0.32], [-0.19, 0.125, -0.32],
+                    [-0.19, -0.125, -0.32]])  # spec §5.4, base frame
+
+
+@pytest.fixture(scope='module')
+def urdf() -> str:
+    from zoo_description_tools import xacro_to_urdf
+    return xacro_to_urdf('go1_description')
+
+
+def kinematics(urdf: str, radius: float = 0.0) -> LegKinematics:
+    return LegKinematics(urdf, FEET, [JOINTS[3 * i:3 * i + 3] for i in range(4)], JOINTS, radius)
+
+
+def test_ik_is_urdf_exact(urdf):
+    """R2.3b: the nominal FL foot-frame target gives spec's q, and FK(IK(p)) = p over the box."""
+    kin = kinematics(urdf)
+    q, err = kin.ik([0, 0, 0], [0, 0, 0], NOMINAL, STAND)
+    assert err < 1e-6
+    np.testing.assert_allclose(q[:3], [-0.0055, 0.7165, -1.4450], atol=1e-4)
+    rng = np.random.default_rng(3)
+    for _ in range(20):  # inside the box, away from its corners the leg cannot reach
+        target = NOMINAL + rng.uniform(-1, 1, (4, 3)) * [0.08, 0.045, 0.04]
+        q, err = kin.ik([0, 0, 0], [0, 0, 0], target, STAND)
+        np.testing.assert_allclose(kin.foot_positions([0, 0, 0], [0, 0, 0], q), target,
+                                   atol=1e-6)
+
+
+def test_ik_honours_the_base_attitude(urdf):
+    """R2.4: with the base rolled by 0.1 rad the feet land where asked (world frame)."""
+    kin = kinematics(urdf, radius=0.02)
+    base, rpy = np.array([0.1, -0.05, 0.33]), np.array([0.1, 0.0, 0.2])
+    feet = kin.foot_positions(base, rpy, STAND) + [0.01, -0.01, 0.0]
+    q, err = kin.ik(base, rpy, feet, STAND)
+    assert err < 1e-6
+    np.testing.assert_allclose(kin.foot_positions(base, rpy, q), feet, atol=1e-6)
+
+
+def test_feed_forward_makes_the_planned_ground_forces():
+    """R5.3's sign check: the Go1 standing with kp = 0 and the feed-forward torques of m g / 4 per
+    foot presses on the ground with those forces (MuJoCo's contact forces, recorded)."""
+    import mujoco
+    from zoo_description_tools import xacro_to_urdf
+    from zoo_sim.mujoco_backend import MujocoPhysics
+    from zoo_sim.mujoco_scene import RobotSpec
+
+    ph = MujocoPhysics.create('empty', [RobotSpec('go1', package='go1_description')],
+                              step=0.0005)
+    r, m, d = ph.robots['go1'], ph.model, ph.data
+    kin = kinematics(xacro_to_urdf('go1_description'), radius=0.02)
+    ph.advance(2000)  # settle on the motors
+    base, quat = ph.base_pose('go1')
+    w, x, y, z = quat
+    rpy = [np.arctan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y)),
+           np.arcsin(2 * (w * y - z * x)), np.arctan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))]
+    q = ph.joint_state('go1')[0]
+    weight = float(m.body_subtreemass[r.base_body]) * 9.80665
+    forces = np.tile([0.0, 0.0, weight / 4], (4, 1))
+    tau = kin.feed_forward(base, rpy, q, forces)
+    ph.pd_commands('go1', np.arange(12), q, np.zeros(12), np.zeros(12), np.full(12, 0.5), tau)
+    ph.advance(400)
+    feet = [m.body('go1/' + f).id for f in FEET]
+    measured = np.zeros(4)
+    for i in range(d.ncon):
+        f = np.zeros(6)
+        mujoco.mj_contactForce(m, d, i, f)
+        body = m.geom_bodyid[d.contact[i].geom[1]]
+        if body in feet:
+            measured[feet.index(body)] += f[0]
+    np.testing.assert_allclose(measured, weight / 4, rtol=0.1)  # the robot stood on tau_ff
+
+
+def test_sequence_ramps_without_jumps_and_plays_at_speed():
+    """R5.4: ramps from the measured pose to stand to the plan's first pose, no jump bigger than
+    one ramp step; R5.6: the plan takes duration / speed."""
+    t = np.linspace(0.0, 2.0, 201)
+    q_plan = STAND + 0.2 * np.sin(t)[:, None]
+    traj = JointTrajectory(np.zeros(12), [STAND], 1.0, t, q_plan, np.zeros_like(q_plan),
+                           speed=0.5)
+    assert traj.track_start == pytest.approx(2.0)
+    assert traj.track_end - traj.track_start == pytest.approx(4.0)  # 2 s of plan at 0.5x
+    samples = np.array([traj.at(s).q for s in np.arange(0.0, 7.0, 0.002)])
+    step = np.abs(np.diff(samples, axis=0)).max()
+    assert step <= 1.3 / 1.0 * 0.002 + 1e-9  # the largest ramp (1.3 rad in 1 s) per 2 ms
+    assert traj.at(6.5).phase == 'hold'
+    np.testing.assert_allclose(traj.at(6.5).q, q_plan[-1])

@@ -1,0 +1,66 @@
+"""The Go1 gravity study's scenarios as a user runs them (issue 11): `bin/robozoo run
+go1_trot_<gravity> --output DIR` plans the thesis task (spec go1.md §5.7) under that gravity, tracks
+it in the simulator with PD + feed-forward joint commands at 500 Hz, and writes DIR/plan.npz and
+DIR/summary.json. Checked on what the run recorded: the plan's status, the simulator's gravity
+against the plan's (R5.1), falls, the distance to the goal and the joint tracking error (R5.5)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+WS = Path(__file__).resolve().parents[1]
+GRAVITIES = {'earth': 9.80665, 'intermediate': 6.76388, 'mars': 3.72111}  # spec §6.1
+# what tracking reaches today (issue 11 asks for all three): the others are strict xfails
+REACHES_GOAL = {'earth': False, 'intermediate': False, 'mars': False}
+
+
+@pytest.fixture(scope='module')
+def runs(tmp_path_factory) -> dict[str, tuple[dict, Path]]:
+    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', 'AMENT_PREFIX_PATH')}
+
+    def one(name: str):
+        out = tmp_path_factory.mktemp(name) / 'run'
+        r = subprocess.run([str(WS / 'bin' / 'robozoo'), 'run', f'go1_trot_{name}', '--quiet',
+                            '--output', str(out)], env=env, capture_output=True, text=True,
+                           timeout=600)
+        assert r.returncode == 0, r.stderr[-2000:]
+        return name, (json.loads((out / 'summary.json').read_text()), out)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(pool.map(one, GRAVITIES))
+
+
+@pytest.mark.parametrize('name', list(GRAVITIES))
+def test_plan_is_solved_and_written(runs, name):
+    summary, out = runs[name]
+    tracker = summary['metrics']['plan_tracker']
+    assert tracker['plan_success'] and tracker['plan_status'] == 'Solve_Succeeded'
+    with np.load(out / 'plan.npz') as plan:
+        assert float(plan['gravity']) == GRAVITIES[name]
+        assert plan['foot_force'].shape[1:] == (4, 3)
+    assert 'plan.npz' in summary['files']
+
+
+@pytest.mark.parametrize('name', list(GRAVITIES))
+def test_simulator_gravity_is_the_plans(runs, name):
+    summary, _ = runs[name]
+    assert summary['metrics']['sim']['gravity'] == pytest.approx([0.0, 0.0, -GRAVITIES[name]])
+    assert summary['metrics']['plan_tracker']['gravity'] == GRAVITIES[name]
+    assert summary['metrics']['sim']['backend'] == 'mujoco'
+
+
+@pytest.mark.parametrize('name', list(GRAVITIES))
+def test_tracked_trot_reaches_the_goal_without_falling(runs, name, request):
+    if not REACHES_GOAL[name]:
+        request.applymarker(pytest.mark.xfail(strict=True, reason='open-loop tracking drifts '
+                                              '(issue 11, open): see trajectory_optimizer README'))
+    summary, _ = runs[name]
+    tracker, robot = summary['metrics']['plan_tracker'], summary['robots']['go1']
+    assert not robot['fell']
+    assert tracker['distance_to_goal_m'] <= 0.15
+    assert tracker['joint_rms_error_rad'] <= 0.05

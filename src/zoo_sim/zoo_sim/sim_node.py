@@ -452,63 +452,51 @@ class _RobotIO:
             command(index, msg.data)
         return callback
 
-    def _grouped(self, msg: JointState) -> None:
-        """Velocities and/or efforts by joint name; a malformed message is dropped whole."""
+    def _indices(self, topic: str, names, fields: dict, required: bool) -> np.ndarray | None:
+        """Joint indices of ``names`` when every field (``{label: values}``) has one value per
+        name (``required``: or, if not, none); otherwise one throttled warning naming the topic
+        and the problem, and None: a malformed message is dropped whole."""
         self.commands += 1
-        idx = [self._index.get(n, -1) for n in msg.name]
+        idx = [self._index.get(n, -1) for n in names]
         problem = None
         if -1 in idx:
-            problem = f"unknown joint '{msg.name[idx.index(-1)]}'"
-        for kind, values in (('velocity', msg.velocity), ('effort', msg.effort)):
-            if len(values) and len(values) != len(idx):
-                problem = f'{len(idx)} names but {len(values)} {kind} values'
+            problem = f"unknown joint '{names[idx.index(-1)]}'"
+        else:
+            for label, values in fields.items():
+                if len(values) != len(idx) and (required or len(values)):
+                    problem = f'{len(idx)} names but {len(values)} {label} values'
         if problem is not None:
             self._node.get_logger().warning(
-                f'/{self.name}/joint_commands: {problem}; message dropped',
-                throttle_duration_sec=1.0)
+                f'/{self.name}/{topic}: {problem}; message dropped', throttle_duration_sec=1.0)
+            return None
+        return np.asarray(idx, dtype=int)
+
+    def _grouped(self, msg: JointState) -> None:
+        """Velocities and/or efforts by joint name (the effort is applied last and wins)."""
+        idx = self._indices('joint_commands', msg.name,
+                            {'velocity': msg.velocity, 'effort': msg.effort}, required=False)
+        if idx is None:
             return
-        idx = np.asarray(idx, dtype=int)
         if len(msg.velocity):
             self._physics.commands(self.name, idx, 'velocity', np.asarray(msg.velocity, float))
         if len(msg.effort):
             self._physics.commands(self.name, idx, 'effort', np.asarray(msg.effort, float))
 
-
     def _goals(self, msg: JointState) -> None:
-        """Servo goal positions by joint name; a malformed message is dropped whole."""
-        self.commands += 1
-        idx = [self._index.get(n, -1) for n in msg.name]
-        problem = None
-        if -1 in idx:
-            problem = f"unknown joint '{msg.name[idx.index(-1)]}'"
-        elif len(msg.position) != len(idx):
-            problem = f'{len(idx)} names but {len(msg.position)} positions'
-        if problem is not None:
-            self._node.get_logger().warning(
-                f'/{self.name}/joint_targets: {problem}; message dropped',
-                throttle_duration_sec=1.0)
-            return
-        self._physics.servo_goals(self.name, np.asarray(idx, dtype=int),
-                                  np.asarray(msg.position, dtype=float))
+        """Servo goal positions by joint name."""
+        idx = self._indices('joint_targets', msg.name, {'position': msg.position}, required=True)
+        if idx is not None:
+            self._physics.servo_goals(self.name, idx, np.asarray(msg.position, dtype=float))
 
     def _pd(self, msg: JointPDCommand) -> None:
-        """PD + feed-forward by joint name; a malformed message is dropped whole."""
-        self.commands += 1
-        idx = [self._index.get(n, -1) for n in msg.name]
-        fields = (msg.position, msg.velocity, msg.effort, msg.kp, msg.kd)
-        problem = None
-        if -1 in idx:
-            problem = f"unknown joint '{msg.name[idx.index(-1)]}'"
-        elif any(len(f) != len(idx) for f in fields):
-            problem = (f'{len(idx)} names but position/velocity/effort/kp/kd of lengths '
-                       f"{'/'.join(str(len(f)) for f in fields)}")
-        if problem is not None:
-            self._node.get_logger().warning(
-                f'/{self.name}/joint_pd_commands: {problem}; message dropped',
-                throttle_duration_sec=1.0)
+        """PD + feed-forward by joint name."""
+        fields = {'position': msg.position, 'velocity': msg.velocity, 'effort': msg.effort,
+                  'kp': msg.kp, 'kd': msg.kd}
+        idx = self._indices('joint_pd_commands', msg.name, fields, required=True)
+        if idx is None:
             return
-        q, dq, tau, kp, kd = (np.asarray(f, dtype=float) for f in fields)
-        self._physics.pd_commands(self.name, np.asarray(idx, dtype=int), q, dq, kp, kd, tau)
+        q, dq, tau, kp, kd = (np.asarray(f, dtype=float) for f in fields.values())
+        self._physics.pd_commands(self.name, idx, q, dq, kp, kd, tau)
 
 
 def _sensor_publisher(node: Simulator, robot: str, sensor, pub):

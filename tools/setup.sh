@@ -31,6 +31,14 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install -q -r requirements.txt
   echo "$want" > "$stamp"
 fi
+# Clients installed without their declared dependencies (why: tools/requirements-nodeps.txt).
+stamp=.venv/.requirements-nodeps.sha256
+want=$(sha256sum tools/requirements-nodeps.txt | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: installing pinned Python requirements without dependencies"
+  .venv/bin/python -m pip install -q --no-deps -r tools/requirements-nodeps.txt
+  echo "$want" > "$stamp"
+fi
 
 # --- colcon build. Interface-only ament_cmake packages need a ROS 2 install (rosidl); without one
 # they are skipped here and the embedded runtime reads their .msg/.srv files straight from src/.

@@ -1,0 +1,173 @@
+"""``robozoo dxl-emulator``: a Dynamixel bus on a pseudo-terminal; prints the pty path on stdout
+and serves until Ctrl-C. Faults from stdin while serving: ``timeout 3``, ``corrupt 3``,
+``overload 3``, ``clear [id]``, ``status``.
+
+  bin/robozoo dxl-emulator --protocol 1 --ids 1-16 [--scenario snake_stand] [--baud 1000000]
+
+With ``--scenario`` the servos are the scenario robot's joints (ids in order -> its joints in
+joint_states order; the robot gets ``servo: ax12``), the scenario paced at real time.
+"""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from .faults import FaultError, Faults, parse_command
+
+PROG = 'robozoo dxl-emulator'
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        self.exit(2, f'{PROG}: error: {message}\n')
+
+
+def parse_ids(text: str) -> list[int]:
+    """``1-16`` or ``1,3,5-7`` -> ids, each 0..252."""
+    ids: list[int] = []
+    try:
+        for part in text.split(','):
+            lo, _, hi = part.strip().partition('-')
+            ids += list(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r}: expected ids like 1-16 or 1,3,5-7') from None
+    bad = [i for i in ids if not 0 <= i <= 252]
+    if bad or not ids or len(set(ids)) != len(ids):
+        raise argparse.ArgumentTypeError(f'{text!r}: ids must be distinct, within 0..252')
+    return ids
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=PROG, description=__doc__.splitlines()[0])
+    p.add_argument('--protocol', type=int, choices=(1, 2), default=1)
+    p.add_argument('--ids', type=parse_ids, default=parse_ids('1-16'), help='e.g. 1-16')
+    p.add_argument('--model', help='AX-12A (protocol 1) or XM430-W350 (protocol 2, default)')
+    p.add_argument('--baud', type=int, default=1_000_000, help='bus baud rate (8N1)')
+    p.add_argument('--return-delay-us', type=int, help='initial Return Delay Time (default 500)')
+    p.add_argument('--usb-latency-ms', type=float, default=0.0,
+                   help='extra delay per transaction (an FTDI latency timer; default 0)')
+    p.add_argument('--scenario', help='back the servos by this scenario\'s robot joints')
+    p.add_argument('--robot', help='the scenario robot (default: its first)')
+    p.add_argument('--set', dest='overrides', action='append', default=[],
+                   metavar='NODE.PARAM=VALUE', help='scenario override, as in robozoo run')
+    p.add_argument('--fault', action='append', default=[], metavar='KIND:ID',
+                   help='start with a fault: timeout:3, corrupt:3, overload:3')
+    p.add_argument('--quiet', action='store_true', help='no log lines on stderr')
+    return p
+
+
+def _log(quiet: bool):
+    def log(line: str) -> None:
+        if not quiet:
+            print(f'dxl-emulator: {line}', file=sys.stderr, flush=True)
+    return log
+
+
+def _read_commands(faults: Faults, log) -> None:
+    for line in sys.stdin:
+        try:
+            reply = parse_command(line, faults)
+        except FaultError as exc:
+            reply = f'error: {exc}'
+        if reply:
+            print(f'dxl-emulator: {reply}', file=sys.stderr, flush=True)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    log = _log(args.quiet)
+    signal.signal(signal.SIGTERM, _interrupt)  # a clean stop: the scenario run is closed
+    try:
+        return _serve(args, log)
+    except KeyboardInterrupt:
+        return 0
+    except (ValueError, OSError, FaultError) as exc:  # ScenarioError is a ValueError
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f'{PROG}: error: {msg}', file=sys.stderr)
+        return 2
+
+
+def _serve(args, log) -> int:
+    from ..control_table import DEFAULT_MODEL, baud_register, model_by_name
+    from .bus import build_bus
+    from .pty_server import PtyBus
+
+    model = model_by_name(args.model) if args.model else DEFAULT_MODEL[args.protocol]
+    if baud_register(model, args.baud) is None:
+        raise ValueError(f'--baud {args.baud}: {model.name} cannot run at that rate')
+    faults = Faults()
+    for spec in args.fault:
+        kind, _, sid = spec.partition(':')
+        parse_command(f'{kind} {sid}', faults)
+    run = plant = None
+    if args.scenario:
+        run, plant = _attach(args, model, log)
+    try:
+        bus = build_bus(args.protocol, args.ids, model=model, plant=plant, baud=args.baud,
+                        faults=faults)
+        if args.return_delay_us is not None:
+            if not 0 <= args.return_delay_us <= 508:
+                raise ValueError(f'--return-delay-us {args.return_delay_us}: expected 0..508')
+            for s in bus.servos.values():
+                s._store(model.item('return_delay'), args.return_delay_us // 2)
+        with PtyBus(bus, args.baud, usb_latency_s=args.usb_latency_ms / 1000, log=log) as pty:
+            print(pty.path, flush=True)
+            log(f'{model.name} ids {args.ids[0]}..{args.ids[-1]} ({len(args.ids)}) on protocol '
+                f'{args.protocol}.0 at {args.baud} baud; faults: {faults.describe()}')
+            threading.Thread(target=_read_commands, args=(faults, log), daemon=True).start()
+            if run is not None:
+                run.run(duration=1e9)  # real-time paced until Ctrl-C
+            else:
+                threading.Event().wait()
+    finally:
+        if run is not None:
+            run.close()
+    return 0
+
+
+def _attach(args, model, log):
+    """The scenario's run (not started) and the plant of its robot's joints."""
+    from zoo_bringup.runner import ScenarioRun
+    from zoo_bringup.scenario import apply_overrides, load_scenario
+
+    from .plants import JointsPlant
+    from .sim_link_node import SimLink
+
+    sc = apply_overrides(load_scenario(args.scenario), args.overrides)
+    if not sc.robots:
+        raise ValueError(f'--scenario {sc.name}: it has no robot to attach the servos to')
+    robot = args.robot or sc.robots[0].name
+    if robot not in [r.name for r in sc.robots]:
+        raise ValueError(f'--robot {robot}: not in scenario {sc.name} '
+                         f'(robots: {", ".join(r.name for r in sc.robots)})')
+    robots = sc.simulator.setdefault('robots', {})
+    if isinstance(robots, dict) and f'robots.{robot}.servo' not in sc.simulator:
+        robots.setdefault(robot, {}).setdefault('servo', 'ax12')  # goals on joint_targets
+    run = ScenarioRun(sc, real_time_factor=1.0)
+    joints = list(run.physics.robots[robot].joints) if hasattr(run.physics, 'robots') else []
+    if len(joints) < len(args.ids):
+        run.close()
+        raise ValueError(f'--ids: {len(args.ids)} servos but robot {robot} has {len(joints)} '
+                         'joints')
+    plant = JointsPlant(model, dict(zip(args.ids, joints)))
+    from zoo_runtime.embedded import parameter
+    link = SimLink(plant, robot, context=run.context,
+                   parameter_overrides=[parameter.Parameter('use_sim_time', value=True)])
+    run.nodes['dxl_emulator_link'] = link
+    run.executor.add_node(link)
+    log(f'scenario {sc.name}: ids {args.ids[0]}.. -> {robot} joints {joints[0]}..')
+    return run, plant
+
+
+def console_main() -> None:
+    sys.exit(main())
+
+
+if __name__ == '__main__':
+    console_main()

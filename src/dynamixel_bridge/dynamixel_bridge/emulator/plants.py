@@ -1,0 +1,116 @@
+"""What moves an emulated servo: goal register in, present position/velocity/load registers out.
+
+``KinematicPlant``: in memory, each servo turns toward its goal at the no-load speed (AX-12 59 rpm,
+spec §3.5) while its torque is on. ``JointsPlant``: the simulated robot's joints; the ROS side
+(``sim_link_node``) publishes the goals on ``/<robot>/joint_targets`` and fills the present values
+from ``/<robot>/joint_states``. Both are shared between the bus thread and their owner: one lock.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Protocol
+
+from ..control_table import Model
+
+NO_LOAD_SPEED_RAD_S = 59 * 2 * math.pi / 60  # AX-12 at 12 V (spec §3.5)
+
+
+class Plant(Protocol):
+    def set_goal(self, servo_id: int, value: int) -> None: ...
+    def set_torque(self, servo_id: int, on: bool) -> None: ...
+    def present(self, servo_id: int) -> tuple[int, int, int] | None:
+        """(position, velocity, load) register values; None: keep the registers as they are."""
+
+
+class KinematicPlant:
+    def __init__(self, model: Model, ids: list[int], clock=time.monotonic) -> None:
+        self.model = model
+        self._clock = clock
+        self._lock = threading.Lock()
+        centre = float(model.position_centre)
+        self._pos = {i: centre for i in ids}
+        self._goal = {i: centre for i in ids}
+        self._torque = {i: False for i in ids}
+        self._vel = {i: 0.0 for i in ids}
+        self._t = clock()
+        self._speed = NO_LOAD_SPEED_RAD_S / model.rad_per_step  # steps per second
+
+    def _advance(self) -> None:
+        now = self._clock()
+        dt, self._t = now - self._t, now
+        for i, p in self._pos.items():
+            err = self._goal[i] - p if self._torque[i] else 0.0
+            step = max(-self._speed * dt, min(self._speed * dt, err))
+            self._pos[i] = p + step
+            self._vel[i] = step / dt if dt > 0 else 0.0
+
+    def set_goal(self, servo_id: int, value: int) -> None:
+        with self._lock:
+            self._advance()
+            self._goal[servo_id] = float(value)
+
+    def set_torque(self, servo_id: int, on: bool) -> None:
+        with self._lock:
+            self._advance()
+            self._torque[servo_id] = on
+
+    def present(self, servo_id: int) -> tuple[int, int, int] | None:
+        with self._lock:
+            self._advance()
+            m = self.model
+            vel = m.rad_s_to_velocity(self._vel[servo_id] * m.rad_per_step)
+            return int(round(self._pos[servo_id])), vel, 0
+
+
+class JointsPlant:
+    """Servo ids mapped to joint names; goals kept for the ROS side, states taken from it."""
+
+    def __init__(self, model: Model, joint_of: dict[int, str]) -> None:
+        self.model = model
+        self.joint_of = dict(joint_of)
+        self._lock = threading.Lock()
+        self._goals: dict[str, float] = {}
+        self._states: dict[str, tuple[float, float, float]] = {}
+        self._hold: set[str] = set()
+        self.goal_version = 0
+
+    # bus side
+    def set_goal(self, servo_id: int, value: int) -> None:
+        with self._lock:
+            joint = self.joint_of[servo_id]
+            self._goals[joint] = self.model.position_to_rad(value)
+            self._hold.discard(joint)
+            self.goal_version += 1
+
+    def set_torque(self, servo_id: int, on: bool) -> None:
+        """The simulated AX-12 has no limp mode on joint_targets: torque off holds the joint where
+        it is (its goal becomes its present position) until torque is on and a goal comes."""
+        with self._lock:
+            joint = self.joint_of[servo_id]
+            if not on and joint in self._states:
+                self._goals[joint] = self._states[joint][0]
+                self._hold.add(joint)
+                self.goal_version += 1
+
+    def present(self, servo_id: int) -> tuple[int, int, int] | None:
+        with self._lock:
+            state = self._states.get(self.joint_of[servo_id])
+        if state is None:
+            return None
+        m = self.model
+        return m.rad_to_position(state[0]), m.rad_s_to_velocity(state[1]), \
+            m.effort_to_load(state[2])
+
+    # ROS side
+    def update_states(self, names, positions, velocities, efforts) -> None:
+        with self._lock:
+            for k, name in enumerate(names):
+                vel = velocities[k] if k < len(velocities) else 0.0
+                eff = efforts[k] if k < len(efforts) else 0.0
+                self._states[name] = (float(positions[k]), float(vel), float(eff))
+
+    def goals(self) -> tuple[int, dict[str, float]]:
+        with self._lock:
+            return self.goal_version, dict(self._goals)

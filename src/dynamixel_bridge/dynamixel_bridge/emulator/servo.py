@@ -1,0 +1,158 @@
+"""One emulated servo: its control table in memory, the write rules, its error state.
+
+Write rules (AX-12A e-manual / X-series e-manual facts, unverified where the spec is silent):
+whole items only inside the table, read-only items and values outside an item's range are
+refused (P1 range error bit, P2 access / data range error) and nothing of that write is applied;
+EEPROM is locked while torque is on (X-series) or Lock = 1 (AX); an AX goal outside the angle
+limits sets the angle-limit bit and is not applied. An overload (injected) turns torque off, as
+the servos' alarm shutdown does: the AX error bit lasts while the overload does and torque can be
+switched on again after it; the X-series Hardware Error Status latches until a reboot.
+"""
+from __future__ import annotations
+
+from .. import instructions as ins
+from ..control_table import Item, Model
+from .plants import Plant
+
+
+class Servo:
+    def __init__(self, servo_id: int, model: Model, plant: Plant, baud_register: int | None = None):
+        self.model = model
+        self.plant = plant
+        self.memory = bytearray(model.size)
+        self._baud_register = baud_register
+        self.overloaded = False  # the injected load condition, now
+        self.reset(servo_id)
+
+    def reset(self, servo_id: int | None = None, ram_only: bool = False) -> None:
+        """Power-on state: every item (or only RAM) at its default, the bus's baud rate and
+        this id kept."""
+        sid = self.id if servo_id is None else servo_id
+        for it in self.model.items:
+            if not ram_only or it.address >= self.model.eeprom_end:
+                self._store(it, it.default)
+        self._store(self.model.item('id'), sid)
+        if self._baud_register is not None:
+            self._store(self.model.item('baud_rate'), self._baud_register)
+        self.registered: tuple[int, bytes] | None = None
+        if self.model.protocol == 2 and self.overloaded:
+            self._store(self.model.item('hardware_error'), ins.HW_OVERLOAD)
+
+    # --- registers
+    def get(self, name: str) -> int:
+        it = self.model.item(name)
+        return int.from_bytes(self.memory[it.address:it.address + it.size], 'little')
+
+    def _store(self, it: Item, value: int) -> None:
+        self.memory[it.address:it.address + it.size] = \
+            (value & ((1 << 8 * it.size) - 1)).to_bytes(it.size, 'little')
+
+    @property
+    def id(self) -> int:
+        return self.get('id')
+
+    @property
+    def return_delay_s(self) -> float:
+        return self.get('return_delay') * 2e-6
+
+    @property
+    def status_return_level(self) -> int:
+        return self.get('Status Return Level')
+
+    @property
+    def torque_on(self) -> bool:
+        return bool(self.get('torque_enable'))
+
+    def error_byte(self) -> int:
+        if self.model.protocol == 1:
+            return ins.P1_OVERLOAD if self.overloaded else 0
+        return ins.P2_ALERT if self.get('hardware_error') else 0
+
+    def _refresh_present(self) -> None:
+        now = self.plant.present(self.id)
+        if now is None:
+            return
+        m = self.model
+        pos, vel, load = now
+        lo, hi = (0, m.position_steps - 1)
+        self._store(m.item('present_position'), max(lo, min(hi, pos)))
+        self._store(m.item('present_velocity'), vel)
+        self._store(m.item('present_load'), load if self.torque_on else 0)
+
+    # --- instructions; errors are the status error byte's instruction part
+    def read(self, address: int, length: int) -> tuple[int, bytes]:
+        if length < 1 or address + length > self.model.size:
+            return self._err('range'), b''
+        self._refresh_present()
+        return 0, bytes(self.memory[address:address + length])
+
+    def write(self, address: int, data: bytes) -> int:
+        """Apply a write, all or nothing; returns the error (0 = applied)."""
+        m = self.model
+        changes: list[tuple[Item, int]] = []
+        end = address + len(data)
+        a = address
+        if not data or end > m.size:
+            return self._err('range')
+        while a < end:
+            it = m.item_at(a)
+            if it is None or not it.writable or it.address != a or a + it.size > end:
+                return self._err('access')
+            raw = int.from_bytes(data[a - address:a - address + it.size], 'little')
+            value = raw - (1 << 8 * it.size) if it.lo < 0 and raw >> (8 * it.size - 1) else raw
+            if not it.lo <= value <= it.hi:
+                return self._err('range')
+            if a < m.eeprom_end and self._eeprom_locked():
+                return self._err('access')
+            changes.append((it, value))
+            a += it.size
+        goal = m.item('goal_position')
+        for it, value in changes:
+            if it is goal and m.protocol == 1:
+                cw, ccw = self.get('CW Angle Limit'), self.get('CCW Angle Limit')
+                if (cw or ccw) and not cw <= value <= ccw:
+                    return ins.P1_ANGLE
+            elif it is goal:
+                lo, hi = self.get('Min Position Limit'), self.get('Max Position Limit')
+                if not lo <= value <= hi:
+                    return ins.P2_DATA_LIMIT
+        for it, value in changes:
+            self._apply(it, value)
+        return 0
+
+    def _apply(self, it: Item, value: int) -> None:
+        m = self.model
+        if it is m.item('torque_enable'):
+            value = 0 if (value and self._alarm_shutdown()) else value
+            self.plant.set_torque(self.id, bool(value))
+        self._store(it, value)
+        if it is m.item('goal_position'):
+            self.plant.set_goal(self.id, value)
+
+    def _alarm_shutdown(self) -> bool:
+        return self.overloaded or bool(self.model.protocol == 2 and self.get('hardware_error'))
+
+    def _eeprom_locked(self) -> bool:
+        if self.model.protocol == 2:
+            return self.torque_on
+        return bool(self.get('Lock'))
+
+    def _err(self, kind: str) -> int:
+        if self.model.protocol == 1:
+            return ins.P1_RANGE
+        return {'range': ins.P2_DATA_RANGE, 'access': ins.P2_ACCESS}[kind]
+
+    # --- faults
+    def set_overload(self, on: bool) -> None:
+        self.overloaded = on
+        if on:
+            self._store(self.model.item('torque_enable'), 0)
+            self.plant.set_torque(self.id, False)
+            if self.model.protocol == 2:
+                self._store(self.model.item('hardware_error'), ins.HW_OVERLOAD)
+
+    def reboot(self) -> None:
+        """Protocol 2.0 REBOOT: RAM back to defaults, a latched hardware error cleared unless the
+        overload is still there."""
+        self.plant.set_torque(self.id, False)
+        self.reset(ram_only=True)

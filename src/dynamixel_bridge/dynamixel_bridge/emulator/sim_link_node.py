@@ -1,0 +1,35 @@
+"""ROS shell between the emulated bus and the simulated robot: goals written on the bus go out on
+``/<robot>/joint_targets`` (sensor_msgs/JointState, radians), ``/<robot>/joint_states`` fills the
+servos' present position, velocity and load. Runs in the scenario's executor (sim time)."""
+from __future__ import annotations
+
+from zoo_runtime import rclpy
+from zoo_runtime.interfaces.sensor_msgs.msg import JointState
+
+from .plants import JointsPlant
+
+PUBLISH_PERIOD_S = 0.01  # goals reach the topic within 10 ms; the AX-12 model takes them at 10 Hz
+
+
+class SimLink(rclpy.node.Node):
+    def __init__(self, plant: JointsPlant, robot: str, **kwargs) -> None:
+        super().__init__('dxl_emulator_link', **kwargs)
+        self.plant = plant
+        self._sent = -1
+        self.states_seen = 0
+        self.create_subscription(JointState, f'/{robot}/joint_states', self._on_states, 10)
+        self._pub = self.create_publisher(JointState, f'/{robot}/joint_targets', 10)
+        self.create_timer(PUBLISH_PERIOD_S, self._publish_goals)
+
+    def _on_states(self, msg: JointState) -> None:
+        self.states_seen += 1
+        self.plant.update_states(msg.name, msg.position, msg.velocity, msg.effort)
+
+    def _publish_goals(self) -> None:
+        version, goals = self.plant.goals()
+        if version == self._sent or not goals:
+            return
+        self._sent = version
+        msg = JointState(name=list(goals), position=[float(v) for v in goals.values()])
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._pub.publish(msg)

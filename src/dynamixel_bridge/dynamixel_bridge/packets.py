@@ -1,0 +1,30 @@
+"""What both protocol decoders yield: a well-formed packet, or bytes that were not one."""
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Packet:
+    """A decoded packet. ``code`` is the instruction of an instruction packet; for a status
+    packet it is the error byte (Protocol 1.0) or STATUS 0x55 (Protocol 2.0, whose error byte
+    is ``params[0]``). ``params`` is unstuffed."""
+    id: int
+    code: int
+    params: bytes
+    raw: bytes = b''
+
+
+@dataclasses.dataclass(frozen=True)
+class Garbage:
+    """Bytes dropped while looking for packets, and why; ``id`` when a header was read (a bad
+    checksum names the servo it was meant for)."""
+    raw: bytes
+    reason: str
+    id: int | None = None
+
+    def describe(self) -> str:
+        who = f' for id {self.id}' if self.id is not None else ''
+        head = self.raw[:16].hex(' ')
+        more = ' ...' if len(self.raw) > 16 else ''
+        return f'{self.reason}{who} ({len(self.raw)} bytes: {head}{more})'

@@ -1,0 +1,75 @@
+"""`bin/robozoo dxl-emulator`: backed by the simulated snake (snake_stand, real-time paced), real
+clients from PyPI (dynamixel-sdk, pypot) write goals and the simulated joints move accordingly;
+bad arguments get one line."""
+import subprocess
+import time
+from pathlib import Path
+
+import dynamixel_sdk as sdk
+import pytest
+
+ROBOZOO = str(Path(__file__).resolve().parents[1] / 'bin' / 'robozoo')
+
+
+def _emulator(*args):
+    p = subprocess.Popen([ROBOZOO, 'dxl-emulator', *args], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    path = p.stdout.readline().strip()
+    assert path.startswith('/dev/'), p.stderr.read() if p.poll() is not None else path
+    return p, path
+
+
+def _stop(p):
+    p.terminate()
+    assert p.wait(timeout=20) == 0
+
+
+def test_sdk_goals_move_the_simulated_snake():
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(1.0)
+    try:
+        assert port.openPort()
+        time.sleep(0.3)  # a first joint_states from the simulator
+        start = [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)]
+        assert start == [512, 512]
+        for i in (2, 4):
+            assert ph.write1ByteTxRx(port, i, 24, 1) == (sdk.COMM_SUCCESS, 0)
+        sync = sdk.GroupSyncWrite(port, ph, 30, 2)
+        sync.addParam(2, [0x70, 0x02])  # 624: +32.8 deg
+        sync.addParam(4, [0x90, 0x01])  # 400: -32.8 deg
+        assert sync.txPacket() == sdk.COMM_SUCCESS
+        time.sleep(1.5)
+        now = [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)]
+        assert now[0] == pytest.approx(624, abs=12) and now[1] == pytest.approx(400, abs=12)
+    finally:
+        port.closePort()
+        _stop(p)
+
+
+def test_pypot_goals_move_the_simulated_snake():
+    import pypot.dynamixel as pd
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    try:
+        with pd.DxlIO(path, baudrate=1_000_000, timeout=0.05) as io:
+            assert io.scan([1, 2, 16, 17]) == [1, 2, 16]
+            io.enable_torque([5])
+            time.sleep(0.01)  # pypot's TCOFLUSH before the next packet: see test_real_clients
+            io.set_goal_position({5: 25.0})
+            time.sleep(1.5)
+            assert io.get_present_position([5])[0] == pytest.approx(25.0, abs=3.0)
+    finally:
+        _stop(p)
+
+
+@pytest.mark.parametrize('args,words', [
+    (['--ids', '3-x'], "'3-x': expected ids like 1-16"),
+    (['--baud', '3000000'], '--baud 3000000: AX-12A cannot run at that rate'),
+    (['--scenario', 'snake_nope'], "unknown scenario 'snake_nope'"),
+    (['--fault', 'melt:3'], "'melt 3': expected"),
+])
+def test_bad_arguments_one_line(args, words):
+    r = subprocess.run([ROBOZOO, 'dxl-emulator', *args], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, \
+        r.stderr

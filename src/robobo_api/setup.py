@@ -9,6 +9,7 @@ setup(
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml', 'README.md']),
+        ('share/' + package_name + '/examples', ['examples/global_test_robobopy.py']),
     ],
     install_requires=['setuptools'],
     zip_safe=True,
@@ -20,10 +21,17 @@ setup(
         'console_scripts': [
             'robobo_api = robobo_api.api_node:main',
             'calibration = robobo_api.calibration_node:main',
+            'robobo_remote = robobo_api.remote_server:main',
+            'robobo_sim_remote = robobo_api.sim_server:main',
+            'global_test = robobo_api.global_test_ros:main',
         ],
         'robozoo.nodes': [
             'robobo_api/robobo_api = robobo_api.api_node:RoboboApi',
             'robobo_api/calibration = robobo_api.calibration_node:Calibration',
+            'robobo_api/robobo_remote = robobo_api.remote_server:RoboboRemote',
+            'robobo_api/robobo_sim_remote = robobo_api.sim_server:RoboboSimRemote',
+            'robobo_api/global_test = robobo_api.global_test_ros:GlobalTestRos',
+            'robobo_api/global_test_judge = robobo_api.global_test_judge:GlobalTestJudge',
         ],
     },
 )

@@ -12,7 +12,8 @@ topics are ``/<robot>/...``:
 - topics ``wheels`` (robobo_msgs/Wheels: cumulative degrees, deg/s), ``pan`` and ``tilt``
   (std_msgs/Int16, degrees), ``irs`` (robobo_msgs/IRs, once all 8 sensors reported, then on
   every sensor update), ``accel``, ``orientation``, ``orientation_euler`` (MINT, R26),
-  ``camera/image``, ``camera/image/compressed`` (JPEG), ``camera/camera_info``. The 8 IR
+  ``camera/image``, ``camera/image/compressed`` (JPEG), ``camera/camera_info``, ``blob``
+  (robobo_msgs/Blob, colours set by ``setBlobCommand``; robobo_api.color_blobs). The 8 IR
   ``Range`` topics come straight from the simulator's IR plug-ins (zoo_sim.ir_sensor).
 
 Everything runs on sim time: timed moves end on a one-shot sim timer, pan/tilt control runs on
@@ -26,16 +27,19 @@ import math
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.geometry_msgs.msg import Accel, Quaternion, Vector3
-from zoo_runtime.interfaces.robobo_msgs.msg import (IRs, MovePanTiltCommand, MoveWheelsCommand,
-                                                    OrientationEuler, ResetWheelsCommand, Wheels)
+from zoo_runtime.interfaces.opencv_apps.msg import Point2D
+from zoo_runtime.interfaces.robobo_msgs.msg import (Blob, IRs, MovePanTiltCommand,
+                                                    MoveWheelsCommand, OrientationEuler,
+                                                    ResetWheelsCommand, SetBlobCommand, Wheels)
 from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
 from zoo_runtime.interfaces.sensor_msgs.msg import (CameraInfo, CompressedImage, Image, Imu,
                                                     JointState, Range)
-from zoo_runtime.interfaces.std_msgs.msg import Float64, Int16, Int64
+from zoo_runtime.interfaces.std_msgs.msg import Float64, Int16, Int32, Int64, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty
 
 from . import commands
 from .axis_mover import AxisMover
+from .color_blobs import MIN_AREA_PX, BlobTracker
 from .motor_laws import PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, preset, wheel_omega
 
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
@@ -50,7 +54,8 @@ class RoboboApi(rclpy.node.Node):
             ('robot', 'robobo'), ('wheel_preset', 'thesis'), ('pan_preset', 'thesis'),
             ('tilt_preset', 'thesis'), ('strict_unlock_ids', False),
             ('simultaneous_pan_tilt', False), ('state_rate', 20.0), ('imu_rate', 10.0),
-            ('camera_rate', 5.0), ('camera_hfov', 1.047), ('jpeg_quality', 80))}
+            ('camera_rate', 5.0), ('camera_hfov', 1.047), ('jpeg_quality', 80),
+            ('blob_colors', ['green']), ('blob_min_area', MIN_AREA_PX), ('blob_lost_frames', 5))}
         for name in ('state_rate', 'imu_rate', 'camera_rate'):
             if not p[name] >= 0 or not math.isfinite(p[name]):
                 raise ValueError(f'parameter {name}: expected a rate >= 0 Hz, got {p[name]}')
@@ -103,6 +108,13 @@ class RoboboApi(rclpy.node.Node):
             self.jpeg_pub = self.create_publisher(CompressedImage, 'camera/image/compressed', 10)
             self.info_pub = self.create_publisher(CameraInfo, 'camera/camera_info', 10)
             self.create_subscription(Image, f'/{robot}/camera', self._on_image, 1)
+            self.blobs = BlobTracker((), p['blob_min_area'], p['blob_lost_frames'])
+            try:
+                self.blobs.set_colors(p['blob_colors'])
+            except ValueError as exc:
+                raise ValueError(f'parameter blob_colors: {exc}') from None
+            self.blob_pub = self.create_publisher(Blob, 'blob', 10)
+            self.create_subscription(SetBlobCommand, 'setBlobCommand', self._on_set_blob, 10)
 
     # -- state ------------------------------------------------------------------------------
     def now_s(self) -> float:
@@ -281,6 +293,20 @@ class RoboboApi(rclpy.node.Node):
         self.info_pub.publish(camera_info(msg, self.params['camera_hfov']))
         if self.jpeg_pub.get_subscription_count():
             self.jpeg_pub.publish(jpeg(msg, self.params['jpeg_quality']))
+        if self.blob_pub.get_subscription_count():
+            self._publish_blobs(msg)
+
+    def _publish_blobs(self, img: Image) -> None:
+        """Colour blobs of this frame as the app reports them (color_blobs): centre in percent
+        of the image (x right, y down), size in pixels; size 0 = lost."""
+        import numpy as np
+        rgb = np.frombuffer(bytes(img.data), dtype=np.uint8).reshape(img.height, img.width, 3)
+        for b in self.blobs.update(rgb):
+            self.blob_pub.publish(Blob(header=img.header, color=String(data=b.color),
+                                       size=Int32(data=b.size), center=Point2D(x=b.x, y=b.y)))
+
+    def _on_set_blob(self, msg: SetBlobCommand) -> None:
+        self.blobs.set_colors([c for c in ('red', 'green', 'blue', 'custom') if getattr(msg, c)])
 
 
 def euler_deg(w: float, x: float, y: float, z: float) -> tuple[float, float, float]:

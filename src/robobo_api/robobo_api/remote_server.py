@@ -1,0 +1,260 @@
+"""The Robobo Remote Access Protocol server of one simulated robot: what the Robobo app serves to
+robobopy, as a thin layer over the robot's ROS interface (robobo_api.api_node): commands become
+``moveWheels`` / ``movePanTilt`` / ``resetWheels`` calls, statuses come from ``wheels``,
+``pan``, ``tilt``, ``irs``, ``blob``, ``orientation_euler``. Frames are parsed and checked by
+robobo_api.rrap_codec; the socket lives in robobo_api.ws_server.
+
+Robot id ``robot_id`` listens on 40404 + 10 id (robobopy has no port argument). Time: commands
+run on sim time like every ROS command (a 2 s move is 2 s of simulated time, its UNLOCK-MOVE
+leaves when the move ends in the simulation); robobopy itself waits in wall time, so the
+scenarios that serve the protocol pace the simulation at real time (README, "Time model").
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
+from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs, OrientationEuler, SetBlobCommand
+from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
+from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
+from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
+
+from . import rrap_codec as rrap
+from .ws_server import CONNECT, DISCONNECT, MESSAGE, WsServer
+
+IRS_PERIOD_S = 0.1     # the base reports every 100 ms (iOS RemoteRobModule setRobStatusPeriod)
+IDLE_PAN, IDLE_TILT = 180, 70  # valid targets sent with speed 0 for the axis not commanded
+FLUSH_WAIT_S = 0.2     # an UNLOCK waits at most this long for the next state message
+
+
+class RoboboRemote(rclpy.node.Node):
+    def __init__(self, **kwargs):
+        super().__init__('robobo_remote', **kwargs)
+        p = {name: self.declare_parameter(name, default).value for name, default in (
+            ('robot', 'robobo'), ('robot_id', 0), ('host', '127.0.0.1'),
+            ('status_period', 0.5), ('poll_rate', 100.0), ('stop_on_disconnect', False))}
+        ns = f"/{p['robot']}"
+        self.params = p
+        # 0.5 s: the iOS app's wheel and pan/tilt status period until SET-SENSOR-FREQUENCY
+        self.status_period = p['status_period']
+        for name in ('status_period', 'poll_rate'):
+            if not p[name] > 0 or not math.isfinite(p[name]):
+                raise ValueError(f'parameter {name}: expected a number > 0, got {p[name]}')
+        self.wheels_srv = self.create_client(MoveWheels, f'{ns}/moveWheels')
+        self.pan_tilt_srv = self.create_client(MovePanTilt, f'{ns}/movePanTilt')
+        self.reset_srv = self.create_client(ResetWheels, f'{ns}/resetWheels')
+        self.blob_cfg = self.create_publisher(SetBlobCommand, f'{ns}/setBlobCommand', 10)
+        self.state: dict[str, str] = {}      # status name -> last frame
+        self._sent: dict[str, str] = {}      # status name -> last frame broadcast
+        self._wheel_waits: dict[int, str | None] = {}  # API unlock id -> robobopy blockid
+        # UNLOCKs held until the next message of a state topic: a blocking call then returns
+        # with the final position already sent (status name -> [(deadline s, conn, frame)])
+        self._held: dict[str, list[tuple[float, int | None, str]]] = {}
+        self._unlock_ids = itertools.cycle(range(1, 32768))
+        self.create_subscription(WheelsMsg, f'{ns}/wheels', self._on_wheels, 10)
+        self.create_subscription(Int16, f'{ns}/pan', lambda m: self._keep(
+            'PAN', rrap.status('PAN', panPos=m.data)), 10)
+        self.create_subscription(Int16, f'{ns}/tilt', lambda m: self._keep(
+            'TILT', rrap.status('TILT', tiltPos=m.data)), 10)
+        self.create_subscription(IRs, f'{ns}/irs', self._on_irs, 10)
+        self.create_subscription(Blob, f'{ns}/blob', self._on_blob, 10)
+        self.create_subscription(OrientationEuler, f'{ns}/orientation_euler', self._on_euler, 10)
+        self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
+        self.server = WsServer(p['host'], rrap.robot_port(p['robot_id']), 'robobo_remote')
+        try:
+            self.server.start()
+        except OSError as exc:
+            raise OSError(f'{exc}; another server for robobopy robot id {p["robot_id"]}? '
+                          'choose another id: --set robobo_remote.robot_id=N') from None
+        self.get_logger().info(f"robot '{p['robot']}' (robobopy robot_id {p['robot_id']}) on "
+                               f'ws://{p["host"]}:{self.server.port}')
+        self.create_timer(1.0 / p['poll_rate'], self._poll)
+        self._status_timer = self.create_timer(self.status_period, self._send_changed)
+        self.create_timer(IRS_PERIOD_S, self._on_irs_period)
+
+    def destroy_node(self):
+        self.server.stop()
+        return super().destroy_node()
+
+    # -- statuses -----------------------------------------------------------------------------
+    def _keep(self, name: str, frame: str) -> None:
+        self.state[name] = frame
+        if self._held.get(name):
+            self._send_changed((name,))
+            for _deadline, conn, held in self._held.pop(name):
+                self.server.send(conn, held)
+
+    def _after_next(self, name: str, conn: int | None, frame: str) -> None:
+        """Send ``frame`` right after the next ``name`` status (at most FLUSH_WAIT_S later)."""
+        self._held.setdefault(name, []).append((self._now_s() + FLUSH_WAIT_S, conn, frame))
+
+    def _on_irs_period(self) -> None:
+        self._send_changed(('IRS',))
+        now = self._now_s()
+        for name, held in list(self._held.items()):
+            due = [h for h in held if h[0] <= now]
+            if due:  # no state message came (state_rate 0?): send what waited too long
+                self._held[name] = [h for h in held if h[0] > now]
+                for _deadline, conn, frame in due:
+                    self.server.send(conn, frame)
+
+    def _now_s(self) -> float:
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def _on_wheels(self, m: WheelsMsg) -> None:
+        self._keep('WHEELS', rrap.status(
+            'WHEELS', wheelPosR=m.wheelposr.data, wheelPosL=m.wheelposl.data,
+            wheelSpeedR=m.wheelspeedr.data, wheelSpeedL=m.wheelspeedl.data))
+
+    def _on_irs(self, m: IRs) -> None:
+        self._keep('IRS', rrap.irs_status({key: getattr(m, field).range
+                                           for field, key in rrap.IRS_KEYS.items()}))
+
+    def _on_euler(self, m: OrientationEuler) -> None:
+        self._keep('ORIENTATION', rrap.status('ORIENTATION', yaw=m.yaw.data,
+                                              pitch=m.pitch.data, roll=m.roll.data))
+
+    def _on_blob(self, m: Blob) -> None:  # every blob report goes out (robobopy's callback)
+        self.server.send(None, rrap.status(
+            'BLOB', color=m.color.data, posx=int(round(m.center.x)),
+            posy=int(round(m.center.y)), size=m.size.data,
+            frame_timestamp=_ms(m.header.stamp), timestamp=_ms(m.header.stamp)))
+
+    def _send_changed(self, names: tuple[str, ...] = ('WHEELS', 'PAN', 'TILT',
+                                                      'ORIENTATION')) -> None:
+        """The app sends a status only when it changed (iOS StatusManager.swift)."""
+        for name in names:
+            frame = self.state.get(name)
+            if frame is not None and self._sent.get(name) != frame:
+                self._sent[name] = frame
+                self.server.send(None, frame)
+
+    # -- commands -----------------------------------------------------------------------------
+    def _poll(self) -> None:
+        """Drain the websocket inbox at ``poll_rate`` of sim time."""
+        while True:
+            try:
+                event, conn, text = self.server.inbox.get_nowait()
+            except Exception:  # queue.Empty
+                return
+            if event == CONNECT:  # a new client gets the whole current state at once
+                for frame in self.state.values():
+                    self.server.send(conn, frame)
+            elif event == DISCONNECT:
+                self._on_disconnect(conn)
+            elif event == MESSAGE:
+                self._on_frame(conn, text)
+
+    def _on_frame(self, conn: int, text: str | bytes) -> None:
+        try:
+            msg = rrap.parse_frame(text)
+        except rrap.ProtocolError as exc:
+            self._refuse(conn, '?', str(exc))
+            return
+        if isinstance(msg, rrap.Password):
+            return  # the app checks no password (robobo-app-ios remote-control module)
+        try:
+            self._dispatch(conn, msg)
+        except rrap.ProtocolError as exc:
+            self._refuse(conn, msg.name, str(exc))
+            self._release(conn, msg, None)
+        except Exception as exc:  # noqa: BLE001 - the server never dies of one frame
+            self.get_logger().error(f'{msg.name} from client {conn} failed: {exc!r}')
+            self.server.send(conn, rrap.error(msg.name, f'internal error: {exc!r}'))
+            self._release(conn, msg, None)
+
+    def _refuse(self, conn: int, name: str, why: str) -> None:
+        self.get_logger().warning(f'client {conn}: {why}')
+        self.server.send(conn, rrap.error(name, why))
+
+    def _release(self, conn: int, cmd: rrap.Command, blockid: str | None) -> None:
+        """Send the UNLOCK a blocking robobopy call waits for, so no refused command hangs it."""
+        unlock = rrap.UNLOCKS.get(cmd.name)
+        if unlock:
+            self.server.send(conn, rrap.status(unlock, blockid=blockid or rrap.blockid(cmd)))
+
+    def _dispatch(self, conn: int, cmd: rrap.Command) -> None:
+        name = cmd.name
+        if name in ('MOVE', 'MOVE-BLOCKING'):
+            self._move(conn, cmd, rrap.wheels(cmd))
+        elif name in ('MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT', 'MOVETILT-BLOCKING'):
+            self._move_axis(conn, cmd, rrap.axis(cmd))
+        elif name == 'RESET-WHEELS':
+            self.reset_srv.call_async(ResetWheels.Request())
+        elif name == 'CONFIGURE-BLOBTRACKING':
+            self.blob_cfg.publish(SetBlobCommand(**rrap.blob_colors(cmd)))
+        elif name == 'SET-SENSOR-FREQUENCY':
+            self.status_period = rrap.status_period(cmd)
+            self.destroy_timer(self._status_timer)
+            self._status_timer = self.create_timer(self.status_period, self._send_changed)
+        elif name in rrap.NOT_SIMULATED:
+            self._refuse(conn, name, f'{name} is not simulated; ignored')
+            self._release(conn, cmd, None)
+        else:
+            self._refuse(conn, name, f'unknown command {name!r}; ignored (the app logs and '
+                                     'ignores commands it has no executor for)')
+
+    def _move(self, conn: int, cmd: rrap.Command, w: rrap.Wheels) -> None:
+        unlock_id = next(self._unlock_ids)
+        for old_id, old_block in list(self._wheel_waits.items()):
+            # a new move replaces a running one: its blocking caller is released now
+            self._wheel_waits.pop(old_id)
+            if old_block is not None:
+                self.server.send(None, rrap.status('UNLOCK-MOVE', blockid=old_block))
+        future = self.wheels_srv.call_async(MoveWheels.Request(
+            lspeed=Int8(data=w.lspeed), rspeed=Int8(data=w.rspeed), time=Int32(data=w.time_ms),
+            unlockid=Int16(data=unlock_id)))
+        self._wheel_waits[unlock_id] = w.blockid
+
+        def done(f) -> None:
+            if f.result().error.data != 0:  # refused (e.g. time <= 0): say so, release now
+                self._wheel_waits.pop(unlock_id, None)
+                self._refuse(conn, cmd.name, f'refused by the robot (time must be > 0 s, got '
+                                             f'{w.time_ms / 1000:g} s)')
+                if w.blockid is not None:
+                    self.server.send(conn, rrap.status('UNLOCK-MOVE', blockid=w.blockid))
+        future.add_done_callback(done)
+
+    def _on_unlock(self, m: Int16) -> None:
+        if m.data in self._wheel_waits:
+            blockid = self._wheel_waits.pop(m.data)
+            if blockid is not None:
+                self._after_next('WHEELS', None, rrap.status('UNLOCK-MOVE', blockid=blockid))
+
+    def _move_axis(self, conn: int, cmd: rrap.Command, a: rrap.Axis) -> None:
+        """Through the blocking ``movePanTilt`` service: its response is the end of the move."""
+        uid = next(self._unlock_ids)
+        pan = (a.pos, a.speed, uid) if a.axis == 'pan' else (IDLE_PAN, 0, uid)
+        tilt = (a.pos, a.speed, uid) if a.axis == 'tilt' else (IDLE_TILT, 0, uid)
+        future = self.pan_tilt_srv.call_async(MovePanTilt.Request(
+            panpos=Int16(data=pan[0]), panspeed=Int8(data=pan[1]), panunlockid=Int16(data=uid),
+            tiltpos=Int16(data=tilt[0]), tiltspeed=Int8(data=tilt[1]),
+            tiltunlockid=Int16(data=uid)))
+
+        def done(f) -> None:
+            if f.result().error.data != 0:
+                lo, hi = (11, 344) if a.axis == 'pan' else (5, 110)
+                self._refuse(conn, cmd.name, f'{a.axis} target {a.pos} is outside {lo}..{hi} '
+                                             '(the app convention); ignored')
+            if a.blockid is not None:
+                self._after_next(a.axis.upper(), conn,
+                                 rrap.status(rrap.UNLOCKS[cmd.name], blockid=a.blockid))
+        future.add_done_callback(done)
+
+    def _on_disconnect(self, conn: int) -> None:
+        """The app keeps executing a running move when its client goes (robobo-app-ios closes
+        only the socket); ``stop_on_disconnect`` stops the wheels instead."""
+        if self.params['stop_on_disconnect'] and not self.server.connections:
+            self.wheels_srv.call_async(MoveWheels.Request(
+                lspeed=Int8(data=0), rspeed=Int8(data=0), time=Int32(data=1),
+                unlockid=Int16(data=next(self._unlock_ids))))
+
+
+def _ms(stamp) -> int:
+    return stamp.sec * 1000 + stamp.nanosec // 1_000_000
+
+
+def main(args=None) -> None:
+    spin_node(RoboboRemote, args)

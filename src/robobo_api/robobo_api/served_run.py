@@ -1,0 +1,88 @@
+"""A protocol-serving scenario (``robobo_remote``) run in a background thread of this process,
+paced at real time, for robobopy programs in the foreground - the tests and the robobopy global
+test check use it because they judge on the simulator's ground truth (``run.physics``), which a
+subprocess would not expose.
+
+    with ServedRun(robot_id=3, pose=(-0.2, 0.1, 0.5)) as served:
+        Robobo('127.0.0.1', 3) ...            # served.run.physics after served.stop()
+"""
+from __future__ import annotations
+
+import socket
+import threading
+
+from .rrap_codec import SIM_PORT, robot_port
+
+CHUNK_S = 0.2  # sim seconds per run() call: how quickly stop() takes effect
+
+
+def port_free(port: int, host: str = '127.0.0.1') -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
+def free_robot_id(first: int = 1, last: int = 60) -> int:
+    """A robobopy robot id whose port (40404 + 10 id) nobody listens on."""
+    for robot_id in range(first, last + 1):
+        if port_free(robot_port(robot_id)):
+            return robot_id
+    raise OSError(f'no free robobopy port for robot ids {first}..{last}')
+
+
+class ServedRun:
+    """``robobo_remote`` with robot ``robot_id``, an optional start ``pose`` (x, y, yaw), the
+    robobosim server only when ``sim_server`` and port 50505 is free (``sim_served`` says)."""
+
+    def __init__(self, robot_id: int, pose: tuple[float, float, float] | None = None,
+                 sim_server: bool = True, scenario: str = 'robobo_remote',
+                 real_time_factor: float = 1.0, limit_s: float = 600.0):
+        from zoo_bringup.scenario import load_scenario
+        sc = load_scenario(scenario)
+        if pose is not None:
+            sc.robots[0].pose = [pose[0], pose[1], 0.03225, 0.0, 0.0, pose[2]]
+        self.sim_served = sim_server and port_free(SIM_PORT)
+        nodes = []
+        for node in sc.nodes:
+            if node.executable == 'robobo_remote':
+                node.parameters['robot_id'] = robot_id
+            if node.executable == 'robobo_sim_remote' and not self.sim_served:
+                continue
+            nodes.append(node)
+        sc.nodes = nodes
+        self.scenario, self.rtf, self.limit_s = sc, real_time_factor, limit_s
+        self.run = None
+        self.error: BaseException | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> 'ServedRun':
+        from zoo_bringup.runner import ScenarioRun
+        self.run = ScenarioRun(self.scenario, real_time_factor=self.rtf)
+        self._thread = threading.Thread(target=self._spin, name='served_run', daemon=True)
+        self._thread.start()
+        return self
+
+    def _spin(self) -> None:
+        try:
+            while not self._stop.is_set() and self.run.sim_time < self.limit_s:
+                self.run.run(CHUNK_S)
+        except BaseException as exc:  # noqa: BLE001 - re-raised by stop()
+            self.error = exc
+
+    def stop(self) -> None:
+        """Stop the simulation (the nodes stay alive for inspection until exit)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        if self.error is not None:
+            raise self.error
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.stop()
+        finally:
+            self.run.close()

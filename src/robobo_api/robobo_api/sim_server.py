@@ -1,0 +1,155 @@
+"""The RoboboSim extras that robobosim speaks (port 50505): RESET-SIM, robot locations
+(SIM-LOCATION, streamed; SIM-LOCATION-SET) and object locations (SIM-OBJECT-LOCATION;
+SIM-OBJECT-LOCATION-SET), as a thin layer over the simulator's ROS interface: ``/sim/reset``,
+``/sim/set_pose``, ``/<robot>/odometry/ground_truth`` (the simulator's ground truth) and each
+robot's ``api_reset``. Locations are in RoboboSim's Unity frame (robobo_api.sim_frames).
+
+Robot ids are positions in the ``robots`` list (robobosim: "Incremental, starting by 0"), the
+same ids robobopy uses for the ports. Objects are world models named in ``objects``; static ones
+(the green ball) are reported at their pose in the world file, which cannot change.
+"""
+from __future__ import annotations
+
+import math
+
+from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
+from zoo_runtime.interfaces.geometry_msgs.msg import Point, Pose, Quaternion
+from zoo_runtime.interfaces.nav_msgs.msg import Odometry
+from zoo_runtime.interfaces.std_srvs.srv import Empty
+from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose
+
+from . import rrap_codec as rrap
+from .sim_frames import from_unity, to_unity
+from .ws_server import CONNECT, MESSAGE, WsServer
+
+
+class RoboboSimRemote(rclpy.node.Node):
+    def __init__(self, **kwargs):
+        super().__init__('robobo_sim_remote', **kwargs)
+        p = {name: self.declare_parameter(name, default).value for name, default in (
+            ('robots', ['robobo']), ('objects', ['green_ball']), ('world', 'robobo_arena'),
+            ('host', '127.0.0.1'), ('port', rrap.SIM_PORT), ('location_rate', 10.0),
+            ('poll_rate', 100.0))}
+        for name in ('location_rate', 'poll_rate'):
+            if not p[name] > 0 or not math.isfinite(p[name]):
+                raise ValueError(f'parameter {name}: expected a rate > 0 Hz, got {p[name]}')
+        self.robots: list[str] = list(p['robots'])
+        self.poses: dict[str, tuple] = {}
+        for robot in self.robots:
+            self.create_subscription(Odometry, f'/{robot}/odometry/ground_truth',
+                                     lambda m, r=robot: self._on_odom(r, m), 10)
+        self.objects = static_poses(p['world'], list(p['objects']))
+        self.reset_srv = self.create_client(Empty, '/sim/reset')
+        self.api_resets = [self.create_client(Empty, f'/{r}/api_reset') for r in self.robots]
+        self.set_pose = self.create_client(SetModelPose, '/sim/set_pose')
+        self.server = WsServer(p['host'], p['port'], 'robobo_sim_remote')
+        try:
+            self.server.start()
+        except OSError as exc:
+            raise OSError(f'{exc}; RoboboSim or another robozoo run holds it (robobosim has no '
+                          'port argument)') from None
+        self.get_logger().info(f'RoboboSim extras on ws://{p["host"]}:{self.server.port} '
+                               f"(robots {', '.join(self.robots)})")
+        self.create_timer(1.0 / p['poll_rate'], self._poll)
+        self.create_timer(1.0 / p['location_rate'], self._send_locations)
+
+    def destroy_node(self):
+        self.server.stop()
+        return super().destroy_node()
+
+    def _on_odom(self, robot: str, m: Odometry) -> None:
+        q, o = m.pose.pose.position, m.pose.pose.orientation
+        self.poses[robot] = ((q.x, q.y, q.z), (o.w, o.x, o.y, o.z))
+
+    def _send_locations(self, conn: int | None = None) -> None:
+        if not self.server.connections:
+            return
+        for i, robot in enumerate(self.robots):
+            if robot in self.poses:
+                self.server.send(conn, rrap.location_status(i, *to_unity(*self.poses[robot])))
+        for name, pose in self.objects.items():
+            self.server.send(conn, rrap.object_location_status(name, *to_unity(*pose)))
+
+    def _poll(self) -> None:
+        while True:
+            try:
+                event, conn, text = self.server.inbox.get_nowait()
+            except Exception:  # queue.Empty
+                return
+            if event == CONNECT:
+                self._send_locations(conn)
+            elif event == MESSAGE:
+                self._on_frame(conn, text)
+
+    def _on_frame(self, conn: int, text) -> None:
+        try:
+            msg = rrap.parse_frame(text)
+            if isinstance(msg, rrap.Password):
+                return
+            self._dispatch(conn, msg)
+        except rrap.ProtocolError as exc:
+            self._refuse(conn, str(exc))
+        except Exception as exc:  # noqa: BLE001 - the server never dies of one frame
+            self.get_logger().error(f'frame from client {conn} failed: {exc!r}')
+            self._refuse(conn, f'internal error: {exc!r}')
+
+    def _refuse(self, conn: int, why: str, name: str = '?') -> None:
+        self.get_logger().warning(f'client {conn}: {why}')
+        self.server.send(conn, rrap.error(name, why))
+
+    def _dispatch(self, conn: int, cmd: rrap.Command) -> None:
+        if cmd.name == 'RESET-SIM':
+            future = self.reset_srv.call_async(Empty.Request())
+            future.add_done_callback(lambda _f: [c.call_async(Empty.Request())
+                                                 for c in self.api_resets])
+        elif cmd.name in ('SIM-LOCATION-SET', 'SIM-OBJECT-LOCATION-SET'):
+            self._set_location(conn, cmd, rrap.location(cmd))
+        elif cmd.name in rrap.NOT_SIMULATED:
+            self._refuse(conn, f'{cmd.name} is not simulated; ignored', cmd.name)
+        else:
+            self._refuse(conn, f'unknown command {cmd.name!r}; ignored', cmd.name)
+
+    def _set_location(self, conn: int, cmd: rrap.Command, loc: rrap.Location) -> None:
+        if isinstance(loc.target, int):
+            if not loc.target < len(self.robots):
+                raise rrap.ProtocolError(f'{cmd.name}: no robot {loc.target} (robots 0..'
+                                         f'{len(self.robots) - 1})')
+            name = self.robots[loc.target]
+            current = self.poses.get(name)
+        else:
+            name, current = loc.target, self.objects.get(loc.target)
+        if current is None:
+            raise rrap.ProtocolError(f'{cmd.name}: {name!r} has no known location yet')
+        xyz, q = from_unity(loc.position, loc.rotation, current)
+        future = self.set_pose.call_async(SetModelPose.Request(name=name, pose=Pose(
+            position=Point(x=xyz[0], y=xyz[1], z=xyz[2]),
+            orientation=Quaternion(w=q[0], x=q[1], y=q[2], z=q[3]))))
+
+        def done(f) -> None:
+            if not f.result().success:
+                self._refuse(conn, f'{cmd.name}: {f.result().message}', cmd.name)
+        future.add_done_callback(done)
+
+
+def static_poses(world: str, names: list[str]) -> dict[str, tuple]:
+    """World-file poses ((x, y, z), (w, x, y, z)) of the named models."""
+    from zoo_sim.resources import find_world
+    from zoo_sim.sdf_world import load_world
+    if not names:
+        return {}
+    w = load_world(find_world(world), validate=False)
+    out = {}
+    for name in names:
+        try:
+            model = w.model(name)
+        except KeyError:
+            raise ValueError(f"parameter objects: world '{world}' has no model '{name}' "
+                             f"(models: {', '.join(m.name for m in w.models)})") from None
+        out[name] = (tuple(float(v) for v in model.pose.pos),
+                     tuple(float(v) for v in model.pose.quat))
+    return out
+
+
+def main(args=None) -> None:
+    spin_node(RoboboSimRemote, args)

@@ -1,0 +1,193 @@
+"""The Robobo Remote Access Protocol server (issue 12 part 4): robobopy 1.5.0 and robobosim 1.5.1
+from PyPI, unmodified, drive the simulated robot over ws://127.0.0.1 while the scenario runs at
+real time in a background thread; motion is checked on the simulator's ground truth."""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import pytest
+
+robobopy = pytest.importorskip('robobopy', reason='robobopy==1.5.0 (requirements.txt)')
+from robobopy.Robobo import Robobo  # noqa: E402
+from robobopy.utils.BlobColor import BlobColor  # noqa: E402
+from robobopy.utils.IR import IR  # noqa: E402
+from robobopy.utils.Wheels import Wheels  # noqa: E402
+
+from robobo_api.global_test_judge import yaw_of  # noqa: E402
+from robobo_api.motor_laws import wheel_angle_deg  # noqa: E402
+from robobo_api.served_run import ServedRun, free_robot_id  # noqa: E402
+
+R = 0.03225
+FACING_BALL = (-0.2, -0.25, math.atan2(0.5, 0.45))   # the green ball straight ahead, 0.67 m
+
+
+@pytest.fixture(scope='module')
+def served():
+    robot_id = free_robot_id()
+    with ServedRun(robot_id, pose=FACING_BALL) as s:
+        s.robot_id = robot_id
+        yield s
+
+
+def ground_truth(served) -> tuple[float, float, float]:
+    pos, quat = served.run.physics.base_pose('robobo')
+    return float(pos[0]), float(pos[1]), yaw_of(quat)
+
+
+def connect(served) -> Robobo:
+    rob = Robobo('127.0.0.1', served.robot_id)
+    rob.connect()
+    deadline = time.time() + 5
+    while not isinstance(rob.readAllIRSensor(), dict) and time.time() < deadline:
+        time.sleep(0.05)  # the first IRS status
+    return rob
+
+
+def test_robobopy_commands_and_readings(served):
+    api = served.run.nodes['robobo_api']
+    rob = connect(served)
+    rob.resetWheelEncoders()
+    time.sleep(0.7)
+    assert rob.readWheelPosition(Wheels.R) == rob.readWheelPosition(Wheels.L) == 0
+    x0, y0, yaw0 = ground_truth(served)
+    t0 = time.time()
+    rob.moveWheelsByTime(30, 30, 1.5)                  # blocking, real time
+    assert 1.45 < time.time() - t0 < 2.5
+    time.sleep(0.6)
+    theta = wheel_angle_deg(30, 1.5)                   # spec 4.1 formula, 374 deg
+    for wheel in (Wheels.R, Wheels.L):
+        assert rob.readWheelPosition(wheel) == pytest.approx(theta, rel=0.02)
+    x1, y1, yaw1 = ground_truth(served)
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(math.radians(theta) * R, rel=0.04)
+    assert abs(math.degrees(yaw1 - yaw0)) < 1.0
+
+    rob.movePanTo(-45, 50)                             # robobopy's pan = app pan - 180
+    assert rob.readPanPosition() == -45
+    assert api.degrees(2) == pytest.approx(135, abs=1.0)   # the joint (ground truth)
+    rob.moveTiltTo(90, 50)
+    assert rob.readTiltPosition() == 90
+    assert api.degrees(3) == pytest.approx(90, abs=1.0)
+    rob.movePanTo(0, 50)
+    rob.moveTiltTo(70, 50)
+    time.sleep(1.5)                                    # a few camera frames with the ball ahead
+    blob = rob.readColorBlob(BlobColor.GREEN)
+    assert blob.size > 400 and 35 < blob.posx < 65, str(blob)
+    ros_irs = {k: round(v.range) for k, v in api.irs.items()}
+    assert rob.readIRSensor(IR.FrontC) == pytest.approx(ros_irs['front_c'], abs=1)
+    assert rob.readIRSensor(IR.FrontL) == pytest.approx(ros_irs['front_l'], abs=1)
+    rob.resetWheelEncoders()
+    time.sleep(0.7)
+    assert abs(rob.readWheelPosition(Wheels.R)) <= 1 and abs(rob.readWheelPosition(Wheels.L)) <= 1
+    rob.disconnect()
+
+
+def raw_client(served):
+    import websocket
+    ws = websocket.create_connection(f'ws://127.0.0.1:{40404 + 10 * served.robot_id}',
+                                     timeout=5)
+    ws.send('PASSWORD: ')
+    return ws
+
+
+def wait_for(ws, name: str, timeout: float = 5.0) -> dict:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        status = json.loads(ws.recv())
+        if status['name'] == name:
+            return status
+    raise AssertionError(f'no {name} status within {timeout} s')
+
+
+def command(name: str, **params) -> str:
+    return json.dumps({'name': name, 'parameters': {k: str(v) for k, v in params.items()},
+                       'id': '1'})
+
+
+@pytest.mark.parametrize('frame, says', [
+    ('not json at all', 'not JSON'),
+    ('{"name": 5}', 'expected'),
+    (command('FLY', height=3), "unknown command 'FLY'"),
+    (command('MOVE', lspeed='fast', rspeed=10, time=1), 'lspeed must be a number'),
+    (command('MOVE', lspeed=10, rspeed=10, time='nan'), 'time must be finite'),
+    (command('MOVE', lspeed=10, rspeed=10, time=-1), 'time must be > 0'),
+    (command('MOVEPAN', pos=400, speed=20), 'outside 11..344'),
+    (command('MOVETILT', pos=2, speed=20), 'outside 5..110'),
+    (command('SET-LEDCOLOR', led='all', color='red'), 'not simulated'),
+])
+def test_bad_input_gets_a_clear_error(served, frame, says):
+    ws = raw_client(served)
+    try:
+        ws.send(frame)
+        assert says in wait_for(ws, 'ERROR')['value']['message']
+    finally:
+        ws.close()
+
+
+def test_refused_blocking_commands_release_the_caller(served):
+    ws = raw_client(served)
+    try:
+        ws.send(command('MOVE-BLOCKING', lspeed=10, rspeed=10, time=-2, blockid=41))
+        assert wait_for(ws, 'UNLOCK-MOVE')['value']['blockid'] == '41'
+        ws.send(command('MOVETILT-BLOCKING', pos=300, speed=10, blockid=42))
+        assert wait_for(ws, 'UNLOCK-TILT')['value']['blockid'] == '42'
+    finally:
+        ws.close()
+
+
+def test_server_survives_garbage_then_obeys(served):
+    ws = raw_client(served)
+    for frame in (b'\xff\x00\xfe', '{', '[]', '{"name": "MOVE", "parameters": 7}', 'x' * 5000):
+        ws.send(frame)
+    ws.shutdown()                               # and vanishes without a close handshake
+    rob = connect(served)
+    x0, y0, _ = ground_truth(served)
+    rob.moveWheelsByTime(500, 500, 0.5)         # speeds beyond 100: clamped, as the API does
+    time.sleep(0.3)
+    x1, y1, _ = ground_truth(served)
+    expected = math.radians(wheel_angle_deg(100, 0.5)) * R
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(expected, rel=0.08)
+    # a client that disconnects mid-move: the real app finishes the move (robobo-app-ios
+    # closes only the socket), and the server takes the next client
+    rob.moveWheelsByTime(-20, -20, 1.0, wait=False)
+    rob.disconnect()
+    time.sleep(0.4)
+    x2, y2, _ = ground_truth(served)
+    time.sleep(0.4)
+    x3, y3, _ = ground_truth(served)
+    assert math.hypot(x3 - x2, y3 - y2) > 0.02  # still backing up
+    rob = connect(served)
+    rob.stopMotors()
+    rob.disconnect()
+
+
+def test_robobosim_locations_and_reset(served):
+    if not served.sim_served:
+        pytest.skip('port 50505 (robobosim has no port argument) is taken on this machine')
+    from robobosim.RoboboSim import RoboboSim
+    sim = RoboboSim('127.0.0.1')
+    sim.connect()
+    try:
+        time.sleep(0.5)
+        x, y, yaw = ground_truth(served)
+        loc = sim.getRobotLocation(0)
+        assert loc['position']['x'] == pytest.approx(x * 1000, abs=1.0)   # mm, Unity axes
+        assert loc['position']['z'] == pytest.approx(y * 1000, abs=1.0)
+        assert (loc['rotation']['y'] + math.degrees(yaw)) % 360 == pytest.approx(0, abs=0.5) or \
+            (loc['rotation']['y'] + math.degrees(yaw)) % 360 == pytest.approx(360, abs=0.5)
+        ball = sim.getObjectLocation('green_ball')['position']
+        assert (ball['x'], ball['z']) == pytest.approx((250, 250))
+        pos = dict(loc['position'])
+        pos['x'] += 50
+        sim.setRobotLocation(0, pos)
+        time.sleep(0.5)
+        assert ground_truth(served)[0] == pytest.approx(x + 0.05, abs=0.003)
+        sim.resetSimulation()
+        time.sleep(1.0)
+        x0, y0, yaw0 = ground_truth(served)
+        assert (x0, y0, yaw0) == pytest.approx(FACING_BALL, abs=2e-3)
+        assert sim.getRobotLocation(0)['position']['x'] == pytest.approx(x0 * 1000, abs=1.0)
+    finally:
+        sim.disconnect()
+

@@ -1,0 +1,157 @@
+"""ROS shell of the Go1 UDP bridge (``unitree_udp_bridge/bridge``).
+
+ROS side, under ``/<robot>`` (default ``go1_udp``): ``joint_pd_commands`` in (JointPDCommand,
+the simulator's interface: plan_tracker runs unchanged with ``robot: go1_udp``), ``joint_states``
+and ``imu`` out from each LowState, ``low_cmd`` out (JointPDCommand: what went on the wire, after
+the safety layer). ``odometry/ground_truth`` is relayed from ``odometry_in`` (a LowState carries
+no base position: in simulation the simulator's ground truth, on a real robot a motion capture).
+
+Timing: a command goes out as soon as it arrives (the tracker's 500 Hz stream), and at ``rate``
+Hz otherwise (damping before the first command, after the watchdog, after power protection);
+the socket is read every ``poll_period`` s (the physics step), so a state reaches the ROS side in
+the step it arrives.
+"""
+from __future__ import annotations
+
+from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
+from zoo_runtime.interfaces.nav_msgs.msg import Odometry
+from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
+from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
+
+from unitree_udp.constants import N_LEG_MOTORS
+
+from .bridge_core import BridgeConfig, BridgeCore
+from .safety import SafetyConfig
+
+Node = rclpy.node.Node
+URDF_ORDER = [f'{leg}_{j}_joint' for leg in ('FL', 'FR', 'RL', 'RR')
+              for j in ('hip', 'thigh', 'calf')]
+
+
+class Go1UdpBridge(Node):
+    def __init__(self, **kwargs):
+        super().__init__('go1_udp_bridge', **kwargs)
+        d = self.declare_parameter
+        self.robot = d('robot', 'go1_udp').value
+        rate = float(d('rate', 500.0).value)
+        poll = float(d('poll_period', 0.0005).value)
+        firmware = d('min_firmware', '0.1.35').value
+        safety = SafetyConfig(torque_scale=float(d('torque_scale', 1.0).value),
+                              kp_max=float(d('kp_max', 500.0).value),
+                              kd_max=float(d('kd_max', 20.0).value),
+                              power_level=int(d('power_level', 5).value),
+                              damping_kd=float(d('damping_kd', 3.0).value))
+        ip = d('robot_ip', '192.168.123.10').value
+        cfg = BridgeConfig(
+            joints=list(d('joint_names', URDF_ORDER).value), robot_ip=ip,
+            robot_port=int(d('robot_port', 8007).value),
+            local_port=int(d('local_port', 0).value),
+            watchdog_s=float(d('watchdog_s', 0.1).value),
+            preflight_timeout_s=float(d('preflight_timeout_s', 1.0).value),
+            min_firmware=_triple(firmware),
+            latency_stamps=bool(d('latency_stamps', ip.startswith('127.')).value), safety=safety)
+        odometry_in = d('odometry_in', '/go1/odometry/ground_truth').value
+        for name, value in (('rate', rate), ('poll_period', poll)):
+            if not value > 0:
+                raise ValueError(f'go1_udp_bridge: parameter {name} = {value}: expected > 0')
+        try:
+            self.core = BridgeCore(cfg)
+        except (ValueError, OSError) as exc:
+            raise ValueError(f'go1_udp_bridge: {exc}') from None
+        self.period_ns = int(1e9 / rate)
+        self.last_send_ns: int | None = None
+        self.last_cmd_ns: int | None = None
+        self.reported_failure = False
+        ns = f'/{self.robot}'
+        self.joint_pub = self.create_publisher(JointState, f'{ns}/joint_states', 10)
+        self.imu_pub = self.create_publisher(Imu, f'{ns}/imu', 10)
+        self.cmd_pub = self.create_publisher(JointPDCommand, f'{ns}/low_cmd', 10)
+        self.create_subscription(JointPDCommand, f'{ns}/joint_pd_commands', self._on_command, 10)
+        if odometry_in:
+            self.odom_pub = self.create_publisher(Odometry, f'{ns}/odometry/ground_truth', 10)
+            self.create_subscription(Odometry, odometry_in, self.odom_pub.publish, 10)
+        self.create_timer(poll, self._poll)
+        self.get_logger().info(f'Go1 UDP bridge: {ip}:{cfg.robot_port}, topics under {ns}, '
+                               f'power level {safety.power_level}, watchdog {cfg.watchdog_s:g} s')
+
+    def _on_command(self, msg: JointPDCommand) -> None:
+        try:
+            self.core.set_command(msg.name, msg.position, msg.velocity, msg.effort, msg.kp,
+                                  msg.kd)
+        except (ValueError, IndexError) as exc:
+            self.get_logger().warning(f'/{self.robot}/joint_pd_commands: {exc}; dropped',
+                                      throttle_duration_sec=1.0)
+            return
+        if self.core.state == 'running':
+            self.last_cmd_ns = self.get_clock().now().nanoseconds
+            self._send()
+
+    def _poll(self) -> None:
+        state = self.core.receive()
+        if state is not None:
+            self._publish_state(state)
+        now = self.get_clock().now().nanoseconds
+        # a streaming command source sets the pace (each command goes out as it comes);
+        # otherwise (before the first, after it stopped) the timer keeps `rate`
+        streaming = (self.last_cmd_ns is not None
+                     and now - self.last_cmd_ns < 1.5 * self.period_ns)
+        if not streaming and (self.last_send_ns is None
+                              or now - self.last_send_ns >= self.period_ns):
+            self._send()
+        self._report()
+
+    def _send(self) -> None:
+        packet = self.core.cycle()
+        self.last_send_ns = self.get_clock().now().nanoseconds
+        c = self.core.last_sent
+        if packet is not None and c is not None and self.core.state == 'running':
+            m = self.core.map
+            self.cmd_pub.publish(JointPDCommand(
+                name=list(m.sdk_names), position=c.q.tolist(), velocity=c.dq.tolist(),
+                effort=c.tau.tolist(), kp=c.kp.tolist(), kd=c.kd.tolist()))
+
+    def _publish_state(self, s) -> None:
+        m = self.core.map
+        motors = s.motor_state[:N_LEG_MOTORS]
+        stamp = self.get_clock().now().to_msg()
+        msg = JointState(name=list(m.joints),
+                         position=m.to_robot([x.q for x in motors]).tolist(),
+                         velocity=m.to_robot([x.dq for x in motors]).tolist(),
+                         effort=m.to_robot([x.tau_est for x in motors]).tolist())
+        msg.header.stamp = stamp
+        self.joint_pub.publish(msg)
+        imu = Imu()
+        imu.header.stamp = stamp
+        q, g, a = s.imu.quaternion, s.imu.gyroscope, s.imu.accelerometer
+        imu.orientation.w, imu.orientation.x, imu.orientation.y, imu.orientation.z = q
+        imu.angular_velocity.x, imu.angular_velocity.y, imu.angular_velocity.z = g
+        imu.linear_acceleration.x, imu.linear_acceleration.y, imu.linear_acceleration.z = a
+        self.imu_pub.publish(imu)
+
+    def _report(self) -> None:
+        log = self.get_logger()
+        for line in self.core.messages:
+            log.warning(line) if line.startswith(('watchdog: no', 'power')) else log.info(line)
+        self.core.messages.clear()
+        if self.core.state == 'failed' and not self.reported_failure:
+            self.reported_failure = True
+            log.error(self.core.error)
+
+    def robozoo_metrics(self) -> dict:
+        return self.core.metrics()
+
+    def destroy_node(self) -> None:
+        self.core.close()
+        super().destroy_node()
+
+
+def _triple(text: str) -> tuple[int, int, int]:
+    parts = tuple(int(p) for p in str(text).split('.'))
+    if len(parts) != 3:
+        raise ValueError(f"go1_udp_bridge: min_firmware '{text}': expected a.b.c")
+    return parts  # type: ignore[return-value]
+
+
+def main(args=None) -> None:
+    spin_node(Go1UdpBridge, args)

@@ -98,3 +98,104 @@ def test_sequence_ramps_without_jumps_and_plays_at_speed():
     assert step <= 1.3 / 1.0 * 0.002 + 1e-9  # the largest ramp (1.3 rad in 1 s) per 2 ms
     assert traj.at(6.5).phase == 'hold'
     np.testing.assert_allclose(traj.at(6.5).q, q_plan[-1])
+
+
+# -- base feedback and swing shaping (issue 11) ---------------------------------------------------
+
+def trot_contact(n: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """Plan times and contact flags of a small trot: all feet down, then the diagonals swing in
+    turn (FL+RR, then FR+RL), then all down."""
+    t = np.arange(n) * 0.01
+    contact = np.ones((n, 4), dtype=bool)
+    contact[10:20, [0, 3]] = False
+    contact[20:30, [1, 2]] = False
+    return t, contact
+
+
+def test_stance_phases_and_plan_sampler():
+    from trajectory_optimizer.tracking import PlanSampler, stance_phases
+    t, contact = trot_contact()
+    phases = stance_phases(t, contact)
+    assert phases[0] == [(0.0, 0.09), (0.2, pytest.approx(0.39))]
+    assert phases[1] == [(0.0, 0.19), (0.3, pytest.approx(0.39))]
+    plan = {'t': t, 'base_pos': np.c_[t, 0 * t, 0.3 + 0 * t], 'base_euler': np.zeros((40, 3)),
+            'foot_pos': np.zeros((40, 4, 3)), 'contact': contact}
+    s = PlanSampler(plan).at(0.155)
+    assert s.base_pos[0] == pytest.approx(0.155)
+    np.testing.assert_array_equal(s.contact, [False, True, True, False])
+
+
+def test_reshape_swings_leaves_and_meets_the_ground_vertically():
+    """warp = 1: the swing's horizontal path starts and ends with zero slope, passes the same
+    points (re-timed), and stance samples are unchanged; lift adds height mid-swing only."""
+    from trajectory_optimizer.tracking import reshape_swings
+    t, contact = trot_contact()
+    feet = np.zeros((40, 4, 3))
+    s = np.clip((t - 0.09) / 0.11, 0, 1)  # FL swings 0.09 -> 0.20 (its last/first stance)
+    feet[:, 0, 0] = 0.2 * (3 * s ** 2 - 2 * s ** 3)
+    feet[:, 0, 2] = 0.05 * np.sin(np.pi * s) ** 2
+    out = reshape_swings(t, feet, contact, warp=1.0)
+    np.testing.assert_array_equal(out[contact], feet[contact])
+    np.testing.assert_array_equal(out[:, 0, 2], feet[:, 0, 2])  # heights keep their times
+    # first swing sample barely forwards, the last one already there (ideally ~0.07 of the
+    # plan's; linear interpolation between the coarse samples of this test leaves 0.26)
+    assert out[10, 0, 0] < 0.3 * feet[10, 0, 0]
+    assert 0.2 - out[19, 0, 0] < 0.3 * (0.2 - feet[19, 0, 0])
+    assert np.all(np.diff(out[9:21, 0, 0]) >= 0)        # still monotonic, same end points
+    lifted = reshape_swings(t, feet, contact, lift=0.02)
+    np.testing.assert_allclose(lifted[:, 0, 2] - feet[:, 0, 2],
+                               np.where(contact[:, 0], 0.0, 0.02 * np.sin(np.pi * s) ** 2),
+                               atol=1e-12)
+    np.testing.assert_array_equal(reshape_swings(t, feet, contact), feet)
+
+
+def test_stance_shift_moves_the_base_back_over_the_stance(urdf):
+    """A base 4 cm ahead of the plan at touchdown: the stance legs' targets place the planned
+    feet as if the base stood 4 cm * s further back (s: the share of the stance gone), so that
+    the legs carry it back; the error is frozen for the phase; swing legs keep the plan's
+    targets; the shift is limited."""
+    from trajectory_optimizer.tracking import PlanState, StanceShift
+    kin = kinematics(urdf, radius=0.02)
+    t, contact = trot_contact()
+    base, rpy = np.array([0.0, 0.0, 0.32]), np.zeros(3)
+    feet = NOMINAL + [0, 0, 0.32 - 0.02]
+    feet[:, 2] = 0.0
+    q_plan, _ = kin.ik(base, rpy, feet, STAND)
+    shift = StanceShift(kin, t, contact, gain=1.0, limit=0.05)
+    plan = PlanState(base, rpy, feet, contact[15])
+    # FL/RR swing at 0.15; FR/RL are in their first stance (0 .. 0.19): s = 0.15 / 0.19
+    q, shifts = shift.targets(plan, 0.15, q_plan, base + [0.04, 0.0, 0.0], rpy)
+    s = 0.15 / 0.19
+    np.testing.assert_allclose(shifts[1], [0.04 * s, 0, 0])
+    np.testing.assert_allclose(shifts[0], 0.0)
+    np.testing.assert_array_equal(q[0:3], q_plan[0:3])  # swing leg: the plan's
+    moved = kin.foot_positions(base - [0.04 * s, 0, 0], rpy, q)
+    np.testing.assert_allclose(moved[[1, 2]], feet[[1, 2]], atol=1e-6)
+    # frozen: a later, different measurement in the same phase does not change the error
+    _, again = shift.targets(plan, 0.15, q_plan, base + [0.01, 0.0, 0.0], rpy)
+    np.testing.assert_allclose(again[1], shifts[1])
+    # limited
+    big = StanceShift(kin, t, contact, gain=1.0, limit=0.05)
+    _, far = big.targets(plan, 0.19, q_plan, base + [0.3, 0.4, 0.0], rpy)
+    assert np.hypot(*far[1, :2]) == pytest.approx(0.05)
+
+
+def test_slip_meter_counts_sliding_not_rolling():
+    """A foot sphere (r = 0.02) rolling 0.1 rad about y moves its centre 2 mm without slipping;
+    sliding 5 mm counts 5 mm; swing feet and feet above the ground do not count."""
+    from trajectory_optimizer.tracking import SlipMeter, rpy_matrix
+    meter = SlipMeter(2, radius=0.02)
+    stance, ground = np.array([True, True]), np.zeros(2)
+    feet = np.zeros((2, 3))
+    rot = np.array([np.eye(3), np.eye(3)])
+    meter.update(feet, rot, stance, ground)
+    rolled = feet.copy()
+    rolled[0, 0] = 0.02 * 0.1           # rolled forwards (rotation +0.1 about y)
+    rolled[1, 0] = 0.005                # slid
+    rot2 = np.array([rpy_matrix([0, 0.1, 0]), np.eye(3)])
+    meter.update(rolled, rot2, stance, ground)
+    np.testing.assert_allclose(meter.total, [0.0, 0.005], atol=1e-5)
+    lifted = rolled + [0.01, 0.0, 0.0]
+    lifted[1, 2] = 0.03                 # foot 1 off the ground
+    meter.update(lifted, rot2, np.array([False, True]), ground)
+    np.testing.assert_allclose(meter.total, [0.0, 0.005], atol=1e-5)

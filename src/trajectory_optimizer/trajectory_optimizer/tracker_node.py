@@ -4,13 +4,24 @@ streams PD + feed-forward commands at ``rate`` Hz on ``/<robot>/joint_pd_command
 (zoo_interfaces/JointPDCommand: the simulator's motors, or a Go1 bridge, evaluate the law).
 
 Sequence: from the measured joints to the stand pose, to the plan's first pose (``ramp_s`` each),
-the plan at ``playback_speed``, then a hold of its last pose. Metrics (summary.json): the plan's
-status, gravity and solve time, and the tracking error during the plan (R5.5): per-joint RMS and
-maximum, and the base's final distance to the goal. ``robozoo run`` writes the plan into the run
-folder (plan.npz).
+the plan at ``playback_speed``, then a hold of its last pose.
+
+Base feedback (issue 11; the go1_trot_* scenarios turn it on): ``base_feedback`` moves the stance
+legs' targets so the base returns to the plan (``tracking.StanceShift``, from
+``/<robot>/odometry/ground_truth``), ``swing_warp`` makes the commanded swings leave and meet the
+ground vertically (``tracking.reshape_swings``). The defaults (false, 0) are the thesis' open
+loop, which other scenarios (go1_trot_udp) track unchanged.
+
+Metrics (summary.json): the plan's status, gravity and solve time; during the plan (R5.5) the
+joint error at each tick against the plan's joint angles (``joint_rms_error_rad``, worst joint;
+per joint; maximum), and at each joint-state sample's own time against the plan's angles and
+against the held command; the base's xy error to the plan;
+stance-foot slip per foot (measured feet, rolling removed); the final base pose and its distance
+to the goal. ``robozoo run`` writes the plan into the run folder (plan.npz).
 """
 from __future__ import annotations
 
+import collections
 import math
 from pathlib import Path
 
@@ -22,7 +33,8 @@ from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 
-from .tracking import JointTrajectory, LegKinematics, plan_to_joints
+from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, StanceShift,
+                       interpolate, plan_to_joints, reshape_swings)
 
 Node = rclpy.node.Node
 
@@ -50,6 +62,13 @@ class PlanTracker(Node):
         self.kp = list(d('kp', [100.0, 300.0, 300.0]).value)              # robot_control.yaml
         self.kd = list(d('kd', [5.0, 8.0, 8.0]).value)                    # (spec §2.4)
         self.foot_radius = d('foot_radius', 0.02).value
+        # issue 11: base feedback through the stance legs' targets, and commanded swings that
+        # lift off and touch down vertically; the defaults are the thesis' open loop
+        self.base_feedback = bool(d('base_feedback', False).value)
+        self.shift_gain = d('shift_gain', 1.0).value     # share of the base error per stance
+        self.shift_limit = d('shift_limit', 0.05).value  # m, largest shift of a stance
+        self.swing_warp = d('swing_warp', 0.0).value     # 0..1
+        self.swing_lift = d('swing_lift', 0.0).value     # m, extra mid-swing height
         for name, value in (('rate', self.rate), ('playback_speed', self.speed)):
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f'plan_tracker: parameter {name} = {value}: expected > 0')
@@ -57,6 +76,13 @@ class PlanTracker(Node):
             if len(value) != 3:
                 raise ValueError(f'plan_tracker: parameter {name}: expected 3 values '
                                  f'(hip, thigh, calf), got {len(value)}')
+        for name, value, low, high in (('shift_gain', self.shift_gain, 0.0, 2.0),
+                                       ('shift_limit', self.shift_limit, 0.0, 0.2),
+                                       ('swing_warp', self.swing_warp, 0.0, 1.0),
+                                       ('swing_lift', self.swing_lift, 0.0, 0.1)):
+            if not (math.isfinite(value) and low <= value <= high):
+                raise ValueError(f'plan_tracker: parameter {name} = {value}: expected '
+                                 f'{low} .. {high}')
 
         self.plan = self._make_plan()
         self.joints: list[str] | None = None
@@ -64,6 +90,14 @@ class PlanTracker(Node):
         self.q_measured: np.ndarray | None = None
         self.base_xy: np.ndarray | None = None
         self.base_pose: tuple[np.ndarray, np.ndarray] | None = None  # position, roll-pitch-yaw
+        self.sampler: PlanSampler | None = None
+        self.shifter: StanceShift | None = None
+        self.slip: SlipMeter | None = None
+        self.base_errors: list[np.ndarray] = []
+        self.q_reference: np.ndarray | None = None  # the plan's joints (targets may differ)
+        self.command_errors: list[np.ndarray] = []
+        self.sampled_errors: list[np.ndarray] = []
+        self.sent_log: collections.deque = collections.deque(maxlen=64)  # (time ns, q sent)
         self.t0_ns: int | None = None
         self.errors: list[np.ndarray] = []
         self.sent = 0
@@ -108,8 +142,19 @@ class PlanTracker(Node):
             return
         q_plan, tau_plan, self.ik_error = plan_to_joints(
             kin, p['t'], p['base_pos'], p['base_euler'], p['foot_pos'], p['foot_force'], stand)
+        self.q_reference = q_plan
+        if self.swing_warp > 0 or self.swing_lift > 0:  # stance samples (and tau_ff) unchanged
+            feet = reshape_swings(p['t'], p['foot_pos'], p['contact'], self.swing_warp,
+                                  self.swing_lift)
+            q_plan, _, _ = plan_to_joints(kin, p['t'], p['base_pos'], p['base_euler'], feet,
+                                          p['foot_force'], stand)
         self.trajectory = JointTrajectory(q_now, [stand], self.ramp_s, p['t'], q_plan, tau_plan,
                                           self.speed)
+        self.sampler = PlanSampler(p)
+        self.slip = SlipMeter(len(model.feet), self.foot_radius)
+        if self.base_feedback:
+            self.shifter = StanceShift(kin, p['t'], p['contact'], self.shift_gain,
+                                       self.shift_limit)
 
     # -- callbacks --------------------------------------------------------------------------------
     def _on_joints(self, msg: JointState) -> None:
@@ -117,6 +162,24 @@ class PlanTracker(Node):
             self.joints = list(msg.name)
             self._prepare(self.joints, np.asarray(msg.position, dtype=float))
         self.q_measured = np.asarray(msg.position, dtype=float)
+        self._record_error(msg.header.stamp.sec * 1_000_000_000 + msg.header.stamp.nanosec)
+
+    def _record_error(self, stamp_ns: int) -> None:
+        """The joint error at the measurement's own time: against the plan's joint angles then,
+        and against the target the motors held then (the last command sent before it). The
+        per-tick figure (R5.5's ``joint_rms_error_rad``) also counts the readout's age as error
+        (up to 0.02 rad at 10 rad/s swing speeds and a 2 ms sample)."""
+        if self.t0_ns is None or self.trajectory is None or not self.sent_log:
+            return
+        sample = self.trajectory.at((stamp_ns - self.t0_ns) * 1e-9)
+        if sample.phase != 'track':
+            return
+        held = [q for t, q in self.sent_log if t <= stamp_ns]
+        if not held:
+            return
+        reference = interpolate(self.sampler.t, self.q_reference, sample.plan_time)
+        self.sampled_errors.append(self.q_measured - reference)
+        self.command_errors.append(self.q_measured - held[-1])
 
     def _on_odometry(self, msg: Odometry) -> None:
         p, o = msg.pose.pose.position, msg.pose.pose.orientation
@@ -130,9 +193,24 @@ class PlanTracker(Node):
         if self.t0_ns is None:
             self.t0_ns = now
         sample = self.trajectory.at((now - self.t0_ns) * 1e-9)
+        q = sample.q
         if sample.phase == 'track' and self.q_measured is not None:
-            self.errors.append(self.q_measured - sample.q)
-        self.pub.publish(JointPDCommand(name=self.joints, position=sample.q.tolist(),
+            # R5.5 per tick: the newest joint state against the plan's angles (what the
+            # commands would be without base feedback and swing shaping)
+            self.errors.append(self.q_measured - interpolate(self.sampler.t, self.q_reference,
+                                                             sample.plan_time))
+        if (self.sampler is not None and sample.phase != 'ramp'
+                and self.q_measured is not None and self.base_pose is not None):
+            plan_t = sample.plan_time if sample.phase == 'track' else float(self.sampler.t[-1])
+            plan = self.sampler.at(plan_t)
+            if sample.phase == 'track':
+                self.base_errors.append(self.base_pose[0][:2] - plan.base_pos[:2])
+                self.slip.update(*self.kin.foot_poses(*self.base_pose, self.q_measured),
+                                 plan.contact, plan.foot_pos[:, 2])
+            if self.shifter is not None:  # also in the hold: the last stance keeps its shift
+                q, _ = self.shifter.targets(plan, plan_t, q, *self.base_pose)
+        self.sent_log.append((now, q))
+        self.pub.publish(JointPDCommand(name=self.joints, position=q.tolist(),
                                         velocity=sample.dq.tolist(), effort=sample.tau.tolist(),
                                         kp=self.kp_joint.tolist(), kd=self.kd_joint.tolist()))
         self.sent += 1
@@ -143,17 +221,32 @@ class PlanTracker(Node):
         out = {'plan_status': p['status'], 'plan_success': bool(p['success']),
                'gravity': float(p['gravity']), 'solve_time_s': float(p['solve_time_s']),
                'iterations': int(p['iterations']), 'commands': self.sent,
-               'ik_error_m': self.ik_error}
+               'ik_error_m': self.ik_error, 'base_feedback': self.base_feedback,
+               'swing_warp': float(self.swing_warp), 'playback_speed': float(self.speed)}
         if self.errors:
             e = np.array(self.errors)
             rms = np.sqrt((e ** 2).mean(axis=0))
             out.update(joint_rms_error_rad=float(rms.max()), joint_rms_error_mean_rad=float(
                 rms.mean()), joint_max_error_rad=float(np.abs(e).max()),
-                tracked_samples=len(e))
+                tracked_samples=len(e), joint_rms_error_per_joint_rad=dict(zip(
+                    self.joints, np.round(rms, 4).tolist())))
+        if self.sampled_errors:
+            out.update(
+                joint_rms_error_sampled_rad=float(np.sqrt((np.array(
+                    self.sampled_errors) ** 2).mean(axis=0)).max()),
+                joint_rms_error_vs_command_rad=float(np.sqrt((np.array(
+                    self.command_errors) ** 2).mean(axis=0)).max()))
+        if self.base_errors:
+            e = np.linalg.norm(np.array(self.base_errors), axis=1)
+            out.update(base_xy_rms_error_m=float(np.sqrt((e ** 2).mean())),
+                       base_xy_max_error_m=float(e.max()))
+        if self.slip is not None and self.slip.samples:
+            out.update(foot_slip_m=self.slip.total.tolist(), foot_slip_samples=self.slip.samples)
         if self.base_xy is not None:
             goal = np.asarray(p['base_pos'][-1][:2])
             out.update(base_final_xy=self.base_xy.tolist(),
-                       distance_to_goal_m=float(np.linalg.norm(self.base_xy - goal)))
+                       distance_to_goal_m=float(np.linalg.norm(self.base_xy - goal)),
+                       base_final_yaw_rad=float(self.base_pose[1][2]))
         if self.trajectory is not None:
             out['sequence_s'] = {'plan_start': self.trajectory.track_start,
                                  'plan_end': self.trajectory.track_end}

@@ -10,6 +10,9 @@ and the joint-space sequence around the plan (spec go1.md §7, R5.2-R5.4). No RO
 - Sequence (R5.4): linear ramps between joint keyframes (current -> stand -> the plan's first
   sample), the plan at a playback speed (R5.6), then a hold of its last sample (or a ramp to a
   lying pose).
+- Base feedback (issue 11; the thesis tracked open loop): ``reshape_swings`` makes the commanded
+  swings lift off and touch down vertically, ``StanceShift`` moves the stance legs' targets so
+  the base returns to the plan by a ramp per stance phase, ``SlipMeter`` measures stance slip.
 """
 from __future__ import annotations
 
@@ -70,6 +73,14 @@ class LegKinematics:
         pin.framesForwardKinematics(self.model, self.data, self._configuration(base_pos, base_rpy,
                                                                                  q))
         return np.array([self.data.oMf[f].translation - self.foot_offset for f in self.feet])
+
+    def foot_poses(self, base_pos, base_rpy, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(contact points (n_feet, 3), foot frame rotations (n_feet, 3, 3)), world."""
+        pin = self.pin
+        pin.framesForwardKinematics(self.model, self.data, self._configuration(base_pos, base_rpy,
+                                                                                 q))
+        return (np.array([self.data.oMf[f].translation - self.foot_offset for f in self.feet]),
+                np.array([self.data.oMf[f].rotation for f in self.feet]))
 
     def _jacobians(self, config: np.ndarray) -> list[np.ndarray]:
         pin = self.pin
@@ -179,6 +190,11 @@ class JointTrajectory:
                              None)
 
 
+def interpolate(t: np.ndarray, values: np.ndarray, at: float) -> np.ndarray:
+    """``values`` (sampled at ``t``) at time ``at``, linearly, held beyond the ends."""
+    return _interp(t, values, at)
+
+
 def _interp(t: np.ndarray, values: np.ndarray, at: float) -> np.ndarray:
     i = int(np.clip(np.searchsorted(t, at) - 1, 0, len(t) - 2)) if len(t) > 1 else 0
     if len(t) == 1:
@@ -200,3 +216,189 @@ def plan_to_joints(kin: LegKinematics, t: np.ndarray, base_pos: np.ndarray,
         q_all.append(q.copy())
         tau_all.append(kin.feed_forward(base_pos[k], base_euler[k], q, foot_force[k]))
     return np.array(q_all), np.array(tau_all), worst
+
+
+# -- base feedback and swing shaping (issue 11: closing the loop the thesis left open) -------------
+
+def rotation_vector(rot: np.ndarray) -> np.ndarray:
+    """The axis * angle of a rotation matrix (its matrix logarithm), angle in [0, pi]."""
+    cos = float(np.clip((np.trace(rot) - 1.0) / 2.0, -1.0, 1.0))
+    angle = np.arccos(cos)
+    skew = np.array([rot[2, 1] - rot[1, 2], rot[0, 2] - rot[2, 0], rot[1, 0] - rot[0, 1]])
+    if angle < 1e-9:
+        return 0.5 * skew
+    if np.pi - angle < 1e-6:  # 180 degrees: the axis from the symmetric part
+        return np.pi * np.sqrt(np.clip((np.diag(rot) + 1.0) / 2.0, 0.0, None))
+    return angle / (2.0 * np.sin(angle)) * skew
+
+
+@dataclasses.dataclass
+class PlanState:
+    """The plan at one instant (world frame)."""
+    base_pos: np.ndarray
+    base_rpy: np.ndarray
+    foot_pos: np.ndarray      # (n_feet, 3) contact points
+    contact: np.ndarray       # (n_feet,) bool
+
+
+class PlanSampler:
+    """The plan's base and feet at any plan time (linear interpolation between the samples;
+    contact flags from the nearest sample)."""
+
+    def __init__(self, plan):
+        self.t = np.asarray(plan['t'], float)
+        self.base_pos = np.asarray(plan['base_pos'], float)
+        self.base_rpy = np.asarray(plan['base_euler'], float)
+        self.foot_pos = np.asarray(plan['foot_pos'], float)
+        self.contact = np.asarray(plan['contact'], bool)
+
+    def at(self, plan_t: float) -> PlanState:
+        k = int(np.argmin(np.abs(self.t - plan_t)))
+        return PlanState(_interp(self.t, self.base_pos, plan_t),
+                         _interp(self.t, self.base_rpy, plan_t),
+                         _interp(self.t, self.foot_pos, plan_t), self.contact[k].copy())
+
+
+def stance_phases(t: np.ndarray, contact: np.ndarray) -> list[list[tuple[float, float]]]:
+    """Per foot, its stance phases as (touchdown, lift-off) plan times; a stance running to the
+    plan's end lifts off at its last sample."""
+    out = []
+    for flags in np.asarray(contact, bool).T:
+        phases, start = [], None
+        for k, down in enumerate(flags):
+            if down and start is None:
+                start = t[k]
+            elif not down and start is not None:
+                phases.append((start, t[k - 1]))
+                start = None
+        if start is not None:
+            phases.append((start, t[-1]))
+        out.append(phases)
+    return out
+
+
+class StanceShift:
+    """Base feedback through the stance legs' joint targets (issue 11).
+
+    At each planned touchdown a foot takes the base's measured error to the plan (x, y, yaw) at
+    that instant, frozen for the phase; over that stance its joint targets are the IK of its
+    planned foot with the planned base moved back by ``s * gain * error`` (s ramps 0 -> 1 from
+    touchdown to lift-off; the shift is at most ``limit`` m and ``limit / 0.25`` rad). The stiff
+    joint PD then carries the base back towards the plan relative to the feet that hold the
+    ground, by a few centimetres per step, with the small extra forces of a ramp over 0.3 s.
+    Nothing measured enters a target during a phase (no loop inside a step; the earlier
+    attempts that aimed the swing feet from the measured base closed one through the swing
+    legs' reaction), and the swing legs keep the open-loop law."""
+
+    def __init__(self, kin: LegKinematics, t: np.ndarray, contact: np.ndarray,
+                 gain: float = 1.0, limit: float = 0.05):
+        self.kin, self.gain, self.limit = kin, float(gain), float(limit)
+        self.phases = stance_phases(t, contact)
+        self.errors: dict[tuple[int, int], np.ndarray] = {}
+
+    def _phase(self, foot: int, plan_t: float) -> int | None:
+        for j, (a, b) in enumerate(self.phases[foot]):
+            if a <= plan_t <= b:
+                return j
+        return None
+
+    def targets(self, plan: PlanState, plan_t: float, q_plan: np.ndarray, base_pos,
+                base_rpy) -> tuple[np.ndarray, np.ndarray]:
+        """(joint targets, (n_feet, 3) shift x, y, yaw per foot) at plan time ``plan_t`` with
+        the base measured at ``base_pos``, ``base_rpy``."""
+        q = np.array(q_plan, float)
+        shifts = np.zeros((len(self.kin.legs), 3))
+        error = np.array([base_pos[0] - plan.base_pos[0], base_pos[1] - plan.base_pos[1],
+                          _wrap(base_rpy[2] - plan.base_rpy[2])])
+        for i, leg in enumerate(self.kin.legs):
+            j = self._phase(i, plan_t)
+            if j is None:
+                continue
+            frozen = self.errors.setdefault((i, j), error.copy())
+            a, b = self.phases[i][j]
+            s = 1.0 if b <= a else min(max((plan_t - a) / (b - a), 0.0), 1.0)
+            shift = s * self.gain * frozen
+            norm = np.hypot(shift[0], shift[1])
+            if norm > self.limit:
+                shift[:2] *= self.limit / norm
+            shift[2] = np.clip(shift[2], -self.limit / 0.25, self.limit / 0.25)
+            shifts[i] = shift
+            if not shift.any():
+                continue
+            which = np.zeros(len(self.kin.legs), bool)
+            which[i] = True
+            q_i, _ = self.kin.ik(plan.base_pos - [shift[0], shift[1], 0.0],
+                                 plan.base_rpy - [0.0, 0.0, shift[2]], plan.foot_pos, q,
+                                 which=which)
+            q[leg] = q_i[leg]
+        return q, shifts
+
+
+def _wrap(angle: float) -> float:
+    return float((angle + np.pi) % (2 * np.pi) - np.pi)
+
+
+def reshape_swings(t: np.ndarray, foot_pos: np.ndarray, contact: np.ndarray,
+                   warp: float = 0.0, lift: float = 0.0) -> np.ndarray:
+    """The plan's swing foot paths made to leave and meet the ground vertically (issue 11: the
+    feet slid at lift-off and touchdown, where TOWR's swing cubics move the foot ~2-3x faster
+    forwards than up). Per swing (from the last stance sample to the first next one, s in
+    0..1 of its time): the horizontal path is run on the time (1 - warp) s + warp s^2 (3 - 2 s),
+    which with ``warp`` = 1 starts and ends with zero slope (the foot rises before it moves
+    forwards and stops before it comes down; mid-swing it moves 1.5x faster), and ``lift``
+    sin^2(pi s) metres are added to the height. Stance samples are unchanged."""
+    out = np.array(foot_pos, dtype=float)
+    if lift <= 0 and warp <= 0:
+        return out
+    source = np.asarray(foot_pos, dtype=float)
+    for f, flags in enumerate(np.asarray(contact, bool).T):
+        k = 0
+        while k < len(flags):
+            if flags[k]:
+                k += 1
+                continue
+            a = k
+            while k < len(flags) and not flags[k]:
+                k += 1
+            lo, td = max(a - 1, 0), min(k, len(flags) - 1)  # the stance samples around it
+            if td <= lo:
+                continue
+            span = t[td] - t[lo]
+            for j in range(a, k):
+                s = (t[j] - t[lo]) / span
+                if warp > 0:
+                    tw = t[lo] + ((1 - warp) * s + warp * s * s * (3 - 2 * s)) * span
+                    out[j, f, :2] = _interp(t, source[:, f, :2], tw)
+                out[j, f, 2] = source[j, f, 2] + lift * np.sin(np.pi * s) ** 2
+    return out
+
+
+class SlipMeter:
+    """Stance-foot slip on measured feet: per foot, the horizontal path length of the foot's
+    material point at the ground while the plan has it in stance and it is within ``on_ground``
+    of the planned foot height (a foot not down yet, or already lifted, is not slipping). The
+    foot is a sphere of ``radius`` fixed to the calf: rolling moves its centre by r * angle
+    without slipping, so the contact point moves by the centre's step plus d_phi x (-r z) for a
+    small world rotation d_phi of the foot (without this, rolling counted as a quarter to a half
+    of the slip of the open-loop Earth run)."""
+
+    def __init__(self, n_feet: int, radius: float = 0.0, on_ground: float = 0.01):
+        self.total = np.zeros(n_feet)
+        self.radius, self.on_ground = radius, on_ground
+        self.samples = 0
+        self._last: tuple[np.ndarray, np.ndarray] | None = None
+        self._last_down = np.zeros(n_feet, dtype=bool)
+
+    def update(self, feet: np.ndarray, rotations: np.ndarray, stance: np.ndarray,
+               ground_z: np.ndarray) -> None:
+        """One measurement: contact points (n_feet, 3), foot rotations (n_feet, 3, 3), the
+        plan's stance flags and the ground height under each foot."""
+        feet, rotations = np.asarray(feet, float), np.asarray(rotations, float)
+        down = np.asarray(stance, bool) & (feet[:, 2] - np.asarray(ground_z) < self.on_ground)
+        if self._last is not None:
+            for i in np.flatnonzero(down & self._last_down):
+                d_phi = rotation_vector(rotations[i] @ self._last[1][i].T)
+                step = feet[i] - self._last[0][i] + np.cross(d_phi, [0.0, 0.0, -self.radius])
+                self.total[i] += np.hypot(step[0], step[1])
+        self._last, self._last_down = (feet, rotations), down
+        self.samples += 1

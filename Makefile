@@ -6,6 +6,8 @@ COLCON := $(VENV)/bin/colcon --log-base $(WS)/log
 # ament_cmake interface packages need a real ROS 2 install; tools/setup.sh decides and records it.
 COLCON_SEL = $(shell cat $(WS)/install/.robozoo_colcon_selection 2>/dev/null)
 ENV := source $(WS)/tools/env.sh &&
+# Every target runs the embedded world, also in a shell where a sourced ROS 2 makes rclpy import.
+export ZOO_RUNTIME ?= embedded
 
 .PHONY: setup build demo test bench clean
 

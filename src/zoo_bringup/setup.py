@@ -1,8 +1,14 @@
 import glob
+import os
 
 from setuptools import find_packages, setup
 
 package_name = 'zoo_bringup'
+# The workspace's launch files, scenarios and parameter files live at the checkout's root (the
+# embedded CLI finds them there); installing them makes `ros2 launch zoo_bringup <file>` and
+# scenario names work from an install space alone. Paths relative to this file (colcon runs
+# setup.py here).
+ROOT = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 
 setup(
     name=package_name,
@@ -11,6 +17,10 @@ setup(
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml']),
+        ('share/' + package_name + '/launch', sorted(glob.glob(f'{ROOT}/launch/*.launch.py'))),
+        ('share/' + package_name + '/config', sorted(glob.glob(f'{ROOT}/config/*.yaml'))),
+        ('share/' + package_name + '/config/scenarios',
+         sorted(glob.glob(f'{ROOT}/config/scenarios/*.yaml'))),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

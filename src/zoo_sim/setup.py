@@ -1,6 +1,18 @@
+import os
+
 from setuptools import find_packages, setup
 
 package_name = 'zoo_sim'
+# The checkout's worlds/ and models/ (model://ground_plane ...), installed so that a Gazebo or
+# MuJoCo world resolves from an install space alone (zoo_sim.resources looks there).
+ROOT = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+
+
+def tree(top: str) -> list[tuple[str, list[str]]]:
+    return [(os.path.join('share', package_name, os.path.relpath(d, ROOT)),
+             [os.path.join(d, f) for f in sorted(files)])
+            for d, _, files in sorted(os.walk(os.path.join(ROOT, top))) if files]
+
 
 setup(
     name=package_name,
@@ -9,6 +21,7 @@ setup(
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml', 'README.md']),
+        *tree('worlds'), *tree('models'),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

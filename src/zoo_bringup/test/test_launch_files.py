@@ -3,6 +3,7 @@ by recording fakes at the very edge, so what is tested is our file -> Node(...) 
 import importlib.util
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,8 @@ def fake_launch(monkeypatch):
     mods = {
         'launch': {'LaunchDescription': lambda actions: actions},
         'launch.actions': {'DeclareLaunchArgument': _Recorder, 'OpaqueFunction': _Recorder,
-                           'IncludeLaunchDescription': _Recorder},
+                           'IncludeLaunchDescription': _Recorder,
+                           'AppendEnvironmentVariable': _Recorder},
         'launch.substitutions': {'LaunchConfiguration': _LaunchConfiguration},
         'launch_ros': {}, 'launch_ros.actions': {'Node': _Recorder},
     }
@@ -61,4 +63,46 @@ def test_generic_launch_file_requires_a_scenario_argument(fake_launch):
     actions = _load(workspace_root() / 'launch' / 'robozoo.launch.py')
     declared = {a.args[0]: a.kwargs for a in actions if 'description' in a.kwargs}
     assert 'default_value' not in declared['scenario']
-    assert declared['backend']['default_value'] == 'gazebo'
+    # issue 16 item 3: MuJoCo physics under real ROS by default; Gazebo on request
+    assert declared['backend']['default_value'] == 'mujoco'
+
+
+def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge():
+    """Issue 16 items 3 and 7: model://ground_plane resolves in Gazebo, and the bridge YAML is
+    used: one parameter_bridge with the gz sensors, GZ_TO_ROS only."""
+    import yaml
+    from zoo_bringup.ros_launch import launch_plan
+    plan = launch_plan('nao_walk', [], 'gazebo')
+    paths = plan.env['GZ_SIM_RESOURCE_PATH'].split(':')
+    assert any((Path(p) / 'ground_plane' / 'model.sdf').is_file() for p in paths)
+    sim = next(n for n in plan.nodes if n.name == 'sim')
+    assert sim.parameters[-1]['backend'] == 'gazebo'
+    (bridge,) = [n for n in plan.nodes if n.package == 'ros_gz_bridge']
+    assert bridge.executable == 'parameter_bridge'
+    entries = yaml.safe_load(Path(bridge.parameters[0]['config_file']).read_text())
+    assert {e['ros_topic_name'] for e in entries} == \
+        {'/nao/imu', '/nao/contacts/l_ankle', '/nao/contacts/r_ankle'}
+    assert {e['direction'] for e in entries} == {'GZ_TO_ROS'}
+    assert launch_plan('nao_walk', []).env == {}  # mujoco: nothing of Gazebo
+
+
+def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
+    """Issue 16 item 10: from an install space alone (no checkout found), `ros2 launch
+    zoo_bringup nao_walk.launch.py` finds its launch file, scenario, parameter files and world."""
+    import zoo_bringup.scenario as scenario
+    import zoo_sim.resources as resources
+    share = scenario.installed_share('zoo_bringup')
+    assert share is not None, 'zoo_bringup is not installed (colcon build)'
+    launch_dir = workspace_root() / 'launch'
+    for f in launch_dir.glob('*.launch.py'):
+        assert (share / 'launch' / f.name).is_file(), f.name
+    monkeypatch.setattr(scenario, 'workspace_root', lambda: None)
+    monkeypatch.setattr(resources, 'workspace_root', lambda: None)
+    sc = scenario.load_scenario('nao_walk')
+    assert sc.path.is_relative_to(share)
+    files = [f for n in sc.nodes for f in n.params_files]
+    assert files and all(Path(f).is_file() and '/share/' in f for f in files)
+    world = resources.find_world(sc.world or 'empty')
+    assert '/share/zoo_sim/worlds/' in str(world)
+    ground = resources.resolve_uri('model://ground_plane', world.parent, 'test')
+    assert (ground / 'model.sdf').is_file()

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
+
+# The CLI runs the embedded world (also as `ros2 run zoo_bringup robozoo`): where a sourced ROS 2
+# makes rclpy import, zoo_runtime would otherwise pick it. Set before anything imports zoo_runtime.
+os.environ.setdefault('ZOO_RUNTIME', 'embedded')
 
 from .scenario import (ScenarioError, apply_overrides, is_positive_number, list_scenarios,
                        load_scenario, node_specs)

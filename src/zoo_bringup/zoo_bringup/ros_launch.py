@@ -1,46 +1,112 @@
 """ROS 2 launch glue (full world only): scenario -> launch_ros Node actions.
 
 Thin on purpose: the scenario file decides the nodes through :func:`scenario.node_specs`, the same
-pure function the embedded runner uses. With a world, the simulator node runs with
-``backend:=gazebo`` (zoo_sim maps it onto gz sim + ros_gz_bridge). Imports `launch` lazily so the
-rest of zoo_bringup works without ROS.
+pure function the embedded runner uses. :func:`launch_plan` is the whole decision as plain data
+(tested without ROS); :func:`scenario_launch_description` turns it into launch actions and imports
+`launch` lazily, so the rest of zoo_bringup works without ROS.
+
+The simulator node runs MuJoCo by default, also under real ROS. ``backend:=gazebo`` runs Gazebo
+Harmonic in the simulator node (gz.sim8 bindings) with ``GZ_SIM_RESOURCE_PATH`` set to the
+workspace's models, and one ros_gz_bridge ``parameter_bridge`` for the gz IMU and contact sensors
+(``zoo_sim.gazebo.bridge``); everything else the node publishes itself, as with MuJoCo.
 """
 from __future__ import annotations
 
+import dataclasses
+import os
+import tempfile
+from pathlib import Path
+
 from .scenario import apply_overrides, load_scenario, node_specs
 
+BACKENDS = ('mujoco', 'gazebo')
 
-def scenario_actions(scenario: str, overrides: list[str], backend: str) -> list:
-    from launch_ros.actions import Node
+
+@dataclasses.dataclass
+class LaunchNode:
+    package: str
+    executable: str
+    name: str
+    namespace: str | None
+    parameters: list          # parameter files, then one dict
+    remappings: list
+    arguments: list = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class LaunchPlan:
+    nodes: list[LaunchNode]
+    env: dict[str, str]       # variables appended (os.pathsep) for every process
+
+
+def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco') -> LaunchPlan:
+    if backend not in BACKENDS:
+        raise ValueError(f"backend:={backend}: expected one of {', '.join(BACKENDS)}")
     sc = apply_overrides(load_scenario(scenario), overrides)
-    actions = []
+    nodes = []
     for spec in node_specs(sc, use_sim_time=sc.has_simulator):
         params = dict(spec.parameters)
         if spec.name == 'sim':
             params['backend'] = backend
-        actions.append(Node(package=spec.package, executable=spec.executable, name=spec.name,
-                            namespace=spec.namespace, parameters=spec.params_files + [params],
-                            remappings=spec.remappings, output='screen'))
-    return actions
+        nodes.append(LaunchNode(spec.package, spec.executable, spec.name, spec.namespace,
+                                spec.params_files + [params], list(spec.remappings)))
+    env: dict[str, str] = {}
+    if backend == 'gazebo' and sc.has_simulator:
+        from zoo_sim.resources import model_search_paths
+        env['GZ_SIM_RESOURCE_PATH'] = os.pathsep.join(str(p) for p in model_search_paths()
+                                                      if p.is_dir())
+        nodes.append(_bridge_node(sc))
+    return LaunchPlan(nodes, env)
+
+
+def _bridge_node(sc) -> LaunchNode:
+    """ros_gz_bridge for the robots' gz sensors; the YAML is written now, as the launch runs."""
+    from zoo_sim.gazebo.bridge import write_bridge_yaml
+    robots = [(r.name, _contact_links(r)) for r in sc.robots]
+    fd, path = tempfile.mkstemp(prefix=f'zoo_bridge_{sc.name}_', suffix='.yaml')
+    os.close(fd)
+    write_bridge_yaml(path, robots)
+    return LaunchNode('ros_gz_bridge', 'parameter_bridge', 'gz_bridge', None,
+                      [{'config_file': str(path), 'use_sim_time': True}], [])
+
+
+def _contact_links(robot) -> list[str]:
+    """The robot's contact links as the simulator picks them (its description's defaults)."""
+    from zoo_sim.mujoco_scene import RobotSpec, default_sensor_links
+    from zoo_sim.urdf_robot import load_description
+    args = {k: str(v) for k, v in robot.args.items()}
+    desc = load_description(robot.package, args, robot.extra.get('model'))
+    spec = RobotSpec(robot.name, package=robot.package, xacro_args=args,
+                     contact_links=robot.extra.get('contact_links'))
+    base = desc.root_link if desc.root_link != 'world' else \
+        next(j.child for j in desc.joints if j.parent == 'world')
+    return list(default_sensor_links(spec, desc, base)[1])
 
 
 def scenario_launch_description(default_scenario: str | None = None):
-    """A LaunchDescription with arguments ``scenario``, ``backend`` and ``set`` (overrides
-    ``node.param=value`` separated by ``;``)."""
+    """A LaunchDescription with arguments ``scenario``, ``backend`` (mujoco | gazebo) and ``set``
+    (overrides ``node.param=value`` separated by ``;``)."""
     from launch import LaunchDescription
-    from launch.actions import DeclareLaunchArgument, OpaqueFunction
+    from launch.actions import AppendEnvironmentVariable, DeclareLaunchArgument, OpaqueFunction
     from launch.substitutions import LaunchConfiguration
+    from launch_ros.actions import Node
 
-    def _nodes(context):
+    def _actions(context):
         cfg = {k: LaunchConfiguration(k).perform(context) for k in ('scenario', 'set', 'backend')}
-        return scenario_actions(cfg['scenario'], [s for s in cfg['set'].split(';') if s],
-                                cfg['backend'])
+        plan = launch_plan(cfg['scenario'], [s for s in cfg['set'].split(';') if s],
+                           cfg['backend'])
+        env = [AppendEnvironmentVariable(k, v) for k, v in plan.env.items() if v]
+        return env + [Node(package=n.package, executable=n.executable, name=n.name,
+                           namespace=n.namespace, parameters=n.parameters,
+                           remappings=n.remappings, arguments=n.arguments, output='screen')
+                      for n in plan.nodes]
 
     scenario_arg = ({'default_value': default_scenario} if default_scenario else {})
     return LaunchDescription([
         DeclareLaunchArgument('scenario', description='scenario name or .yaml path',
                               **scenario_arg),
-        DeclareLaunchArgument('backend', default_value='gazebo', description='gazebo | mujoco'),
+        DeclareLaunchArgument('backend', default_value='mujoco',
+                              description='mujoco (default) | gazebo (Gazebo Harmonic)'),
         DeclareLaunchArgument('set', default_value='', description='node.param=value;...'),
-        OpaqueFunction(function=_nodes),
+        OpaqueFunction(function=_actions),
     ])

@@ -119,7 +119,20 @@ def scenario_dirs() -> list[Path]:
     ws = workspace_root()
     if ws is not None:
         dirs.append(ws / 'config' / 'scenarios')
+    share = installed_share('zoo_bringup')  # `ros2 launch zoo_bringup ...` without a checkout
+    if share is not None:
+        dirs.append(share / 'config' / 'scenarios')
     return dirs
+
+
+def installed_share(pkg: str) -> Path | None:
+    """``<prefix>/share/<pkg>`` of the first AMENT_PREFIX_PATH prefix that has it (what
+    ament_index_python's get_package_share_directory gives, without needing it)."""
+    for prefix in filter(None, os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)):
+        if (Path(prefix) / 'share' / 'ament_index' / 'resource_index' / 'packages' / pkg
+                ).is_file():
+            return Path(prefix) / 'share' / pkg
+    return None
 
 
 def workspace_root() -> Path | None:
@@ -202,6 +215,13 @@ def _resolve_file(rel: str, path: Path, field: str) -> Path:
         cand = (base / rel) if not os.path.isabs(rel) else Path(rel)
         if cand.is_file():
             return cand
+    # installed: src/<pkg>/<file> is share/<pkg>/<file>; config/<file> is zoo_bringup's
+    parts = Path(rel).parts
+    pkg, rest = (parts[1], parts[2:]) if parts[:1] == ('src',) and len(parts) > 2 else \
+        ('zoo_bringup', parts)
+    share = installed_share(pkg)
+    if share is not None and (share.joinpath(*rest)).is_file():
+        return share.joinpath(*rest)
     raise ScenarioError(f'{path}: field {field!r}: parameter file {rel} not found')
 
 

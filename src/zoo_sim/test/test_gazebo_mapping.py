@@ -12,7 +12,7 @@ import yaml
 
 from conftest import urdf_text
 from zoo_sim import SimConfigError
-from zoo_sim.gazebo.bridge import bridge_config, bridge_service_args, write_bridge_yaml
+from zoo_sim.gazebo.bridge import bridge_config, write_bridge_yaml
 from zoo_sim.gazebo.plugins import collision_names, robot_gazebo_blocks, with_gazebo_blocks
 from zoo_sim.mujoco_scene import RobotSpec
 from zoo_sim.sdf_spec import ign_available, validate_sdf
@@ -58,11 +58,11 @@ def test_plugin_blocks_pass_libsdformat_and_name_real_collisions(tmp_path):
     sdf = ET.fromstring(subprocess.run(['ign', 'sdf', '-p', str(path)], capture_output=True,
                                        text=True, check=True).stdout)
     model = sdf.find('model')
-    systems = [p.get('filename') for p in model.findall('plugin')]
-    assert systems.count('gz-sim-joint-controller-system') == 2
-    assert systems.count('gz-sim-apply-joint-force-system') == 2
-    assert {'gz-sim-joint-state-publisher-system', 'gz-sim-odometry-publisher-system',
-            'gz-sim-pose-publisher-system'} <= set(systems)
+    # issue 16 item 1: no system writes joint commands beside the node's own (an ApplyJointForce
+    # JointForceCmd wins over every velocity command in gz-sim8's Physics system), and item 7:
+    # nothing publishes a second TF scheme (Pose/OdometryPublisher on /model/<m>/pose)
+    assert model.findall('plugin') == []
+    assert 'plugin' not in urdf
     for link in ('left_foot', 'right_foot'):  # kept as links, the sensor names their collisions
         el = model.find(f"link[@name='{link}']")
         assert el is not None
@@ -73,26 +73,21 @@ def test_plugin_blocks_pass_libsdformat_and_name_real_collisions(tmp_path):
     assert imu.findtext('topic') == '/w/imu' and float(imu.findtext('update_rate')) == 100
 
 
-def test_bridge_yaml_uses_the_bridges_keys_and_type_pairs(tmp_path):
-    desc = parse_urdf(urdf_text('walker.urdf'))
-    cfg = bridge_config('empty', [('w', [j.name for j in desc.actuated],
-                                   ['left_foot', 'right_foot'])])
+def test_bridge_yaml_carries_only_sensors_gz_to_ros(tmp_path):
+    """Issue 16 item 7: the node publishes joint states, odometry, /tf and /clock itself with the
+    MuJoCo backend's names; the bridge carries the gz sensors only, and no service (SetEntityPose
+    has no ros_gz_bridge factory on Jazzy)."""
+    cfg = bridge_config([('w', ['left_foot', 'right_foot'])])
     for entry in cfg:
         assert set(entry) <= BRIDGE_KEYS
         assert TYPE_PAIRS[entry['ros_type_name']] == entry['gz_type_name']
-    by_ros = {e['ros_topic_name']: e for e in cfg}
-    assert by_ros['/clock']['direction'] == 'GZ_TO_ROS'  # never bidirectional (ros_gz #341)
-    assert by_ros['/w/joint_states']['gz_topic_name'] == '/world/empty/model/w/joint_state'
-    cmd = by_ros['/w/shoulder/cmd_vel']
-    assert (cmd['gz_topic_name'], cmd['direction'], cmd['lazy']) == \
-        ('/model/w/joint/shoulder/cmd_vel', 'ROS_TO_GZ', True)
-    assert by_ros['/w/elbow/cmd_force']['gz_topic_name'] == '/model/w/joint/elbow/cmd_force'
-    assert by_ros['/w/contacts/left_foot']['ros_type_name'] == 'ros_gz_interfaces/msg/Contacts'
-    assert len(cfg) == 1 + 4 + 2 + 2 * 2
-    path = write_bridge_yaml(tmp_path / 'bridge.yaml', 'empty', [('w', ['shoulder'], [])])
-    assert yaml.safe_load(path.read_text()) == bridge_config('empty', [('w', ['shoulder'], [])])
-    assert bridge_service_args('empty')[0] == \
-        '/world/empty/control@ros_gz_interfaces/srv/ControlWorld'
+        assert entry['direction'] == 'GZ_TO_ROS'
+    assert [e['ros_topic_name'] for e in cfg] == ['/w/imu', '/w/contacts/left_foot',
+                                                  '/w/contacts/right_foot']
+    path = write_bridge_yaml(tmp_path / 'bridge.yaml', [('w', [])])
+    assert yaml.safe_load(path.read_text()) == bridge_config([('w', [])])
+    import zoo_sim.gazebo.bridge as bridge
+    assert not hasattr(bridge, 'bridge_service_args')
 
 
 @pytest.mark.skipif(HAVE_GZ, reason='gz.sim8 is installed')

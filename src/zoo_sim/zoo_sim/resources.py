@@ -23,11 +23,23 @@ def workspace_root() -> Path | None:
     return Path(r) if r else None
 
 
+def installed_share() -> Path | None:
+    """zoo_sim's installed share directory (worlds/ and models/ are installed there)."""
+    for prefix in filter(None, os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)):
+        if (Path(prefix) / 'share' / 'ament_index' / 'resource_index' / 'packages' /
+                'zoo_sim').is_file():
+            return Path(prefix) / 'share' / 'zoo_sim'
+    return None
+
+
 def model_search_paths() -> list[Path]:
     paths: list[Path] = []
     ws = workspace_root()
     if ws is not None:
         paths.append(ws / 'models')
+    share = installed_share()
+    if share is not None:
+        paths.append(share / 'models')
     for var in RESOURCE_ENV:
         paths += [Path(p) for p in os.environ.get(var, '').split(os.pathsep) if p]
     seen: set[Path] = set()
@@ -43,6 +55,9 @@ def find_world(name_or_path: str) -> Path:
         return p.resolve()
     ws = workspace_root()
     worlds = ws / 'worlds' if ws else None
+    if worlds is None or not worlds.is_dir():  # installed (ros2 launch without a checkout)
+        share = installed_share()
+        worlds = share / 'worlds' if share is not None else worlds
     if worlds is not None and (worlds / f'{name_or_path}.sdf').is_file():
         return (worlds / f'{name_or_path}.sdf').resolve()
     known = sorted(f.stem for f in worlds.glob('*.sdf')) if worlds and worlds.is_dir() else []

@@ -377,14 +377,15 @@ class Simulator(Node):
     # -- standalone -----------------------------------------------------------------------------
     def run_free(self, wall_period: float = 0.01) -> None:
         """Without a lockstep executor (ros2 run): step physics from a wall timer and publish
-        /clock (``real_time_factor`` 0 runs ``wall_period`` worth of steps per tick)."""
+        /clock. ``real_time_factor`` 0 ("as fast as possible" under lockstep) means real time
+        here: a zero-period timer would free-run and leave controllers in other processes behind."""
         rtf = self.get_parameter('real_time_factor').value
-        steps = max(1, round(wall_period * (rtf if rtf > 0 else 1.0) * 1e9 /
-                             self.physics.step_ns))
+        rtf = rtf if rtf > 0 else 1.0
+        steps = max(1, round(wall_period * rtf * 1e9 / self.physics.step_ns))
         self._clock_pub = self.create_publisher(Clock, '/clock', 10)
         steady = rclpy.clock.Clock(clock_type=rclpy.clock_type.ClockType.STEADY_TIME)
-        self.create_timer(wall_period if rtf > 0 else 0.0, lambda: self._free_tick(steps),
-                          clock=steady)
+        self.create_timer(steps * self.physics.step_ns * 1e-9 / rtf,
+                          lambda: self._free_tick(steps), clock=steady)
 
     def _free_tick(self, steps: int) -> None:
         self.physics.advance(steps)

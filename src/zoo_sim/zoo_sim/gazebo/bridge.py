@@ -1,13 +1,15 @@
-"""ros_gz_bridge configuration (the YAML list of specs/ros_stack.md 4.5) mapping the gz topics of
-:mod:`.plugins` onto the simulator's ROS topics.
+"""ros_gz_bridge configuration (the YAML list of specs/ros_stack.md 4.5) for what the gz.sim8
+bindings cannot read: each robot's IMU and contact sensors, GZ_TO_ROS only.
 
-What differs from the MuJoCo backend, honestly: contacts arrive per link as
-``ros_gz_interfaces/msg/Contacts`` on ``/<robot>/contacts/<link>`` (not one LinkContacts);
-``/tf`` carries link poses in the world (Pose_V), not a parent-child tree; the grouped
-``joint_commands`` topic has no gz counterpart; ``robot_description`` comes from
-robot_state_publisher; reset/pause/step/set_pose are gz's ``ControlWorld`` and ``SetEntityPose``
-services (:func:`bridge_service_args`). ``/clock`` is bridged GZ_TO_ROS only (a bidirectional
-clock publishes nothing, ros_gz #341).
+Everything else the simulator node publishes itself from the ECM with the MuJoCo backend's names
+(joint states, ground-truth odometry, /tf as ``world -> <robot>/<link>``, /clock) and serves
+itself (/sim/reset, /sim/pause, /sim/step, /sim/set_pose): one TF naming scheme for both
+backends, and no SetEntityPose, which ros_gz_bridge on Jazzy cannot bridge (gazebosim/ros_gz
+jazzy: ros_gz_bridge/src/service_factories/ros_gz_interfaces.cpp has a factory for ControlWorld
+only).
+Contacts arrive per link as ``ros_gz_interfaces/msg/Contacts`` on ``/<robot>/contacts/<link>``
+(the MuJoCo backend's LinkContacts on ``/<robot>/contacts`` has no gz counterpart).
+``zoo_bringup.ros_launch`` writes this file and starts ``parameter_bridge`` with it.
 """
 from __future__ import annotations
 
@@ -17,51 +19,23 @@ from typing import Sequence
 import yaml
 
 
-def _topic(ros: str, gz: str, ros_type: str, gz_type: str, direction: str, lazy=False) -> dict:
-    entry = {'ros_topic_name': ros, 'gz_topic_name': gz, 'ros_type_name': ros_type,
-             'gz_type_name': gz_type, 'direction': direction}
-    if lazy:
-        entry['lazy'] = True
-    return entry
+def _topic(name: str, ros_type: str, gz_type: str) -> dict:
+    return {'ros_topic_name': name, 'gz_topic_name': name, 'ros_type_name': ros_type,
+            'gz_type_name': gz_type, 'direction': 'GZ_TO_ROS'}
 
 
-def bridge_config(world: str, robots: Sequence[tuple[str, Sequence[str], Sequence[str]]]
-                  ) -> list[dict]:
-    """Entries for ``world`` and ``(robot, actuated joints, contact links)`` triples."""
-    out = [_topic('/clock', '/clock', 'rosgraph_msgs/msg/Clock', 'gz.msgs.Clock', 'GZ_TO_ROS')]
-    for robot, joints, contact_links in robots:
-        out += [
-            _topic(f'/{robot}/joint_states', f'/world/{world}/model/{robot}/joint_state',
-                   'sensor_msgs/msg/JointState', 'gz.msgs.Model', 'GZ_TO_ROS'),
-            _topic(f'/{robot}/odometry/ground_truth', f'/model/{robot}/odometry',
-                   'nav_msgs/msg/Odometry', 'gz.msgs.Odometry', 'GZ_TO_ROS'),
-            _topic(f'/{robot}/imu', f'/{robot}/imu', 'sensor_msgs/msg/Imu', 'gz.msgs.IMU',
-                   'GZ_TO_ROS'),
-            _topic('/tf', f'/model/{robot}/pose', 'tf2_msgs/msg/TFMessage', 'gz.msgs.Pose_V',
-                   'GZ_TO_ROS'),
-        ]
-        out += [_topic(f'/{robot}/contacts/{link}', f'/{robot}/contacts/{link}',
-                       'ros_gz_interfaces/msg/Contacts', 'gz.msgs.Contacts', 'GZ_TO_ROS')
-                for link in contact_links]
-        for joint in joints:
-            for kind in ('cmd_vel', 'cmd_force'):
-                out.append(_topic(f'/{robot}/{joint}/{kind}',
-                                  f'/model/{robot}/joint/{joint}/{kind}', 'std_msgs/msg/Float64',
-                                  'gz.msgs.Double', 'ROS_TO_GZ', lazy=True))
+def bridge_config(robots: Sequence[tuple[str, Sequence[str]]]) -> list[dict]:
+    """Entries for ``(robot, contact links)`` pairs (the gz topics of :mod:`.plugins`)."""
+    out = []
+    for robot, contact_links in robots:
+        out.append(_topic(f'/{robot}/imu', 'sensor_msgs/msg/Imu', 'gz.msgs.IMU'))
+        out += [_topic(f'/{robot}/contacts/{link}', 'ros_gz_interfaces/msg/Contacts',
+                       'gz.msgs.Contacts') for link in contact_links]
     return out
 
 
-def bridge_service_args(world: str) -> list[str]:
-    """``parameter_bridge`` arguments exposing gz's world services as ROS services (the YAML
-    config holds topics only; services are given on the command line, specs/ros_stack.md 4.4):
-    reset/pause/step through ControlWorld, set_pose through SetEntityPose."""
-    return [f'/world/{world}/control@ros_gz_interfaces/srv/ControlWorld',
-            f'/world/{world}/set_pose@ros_gz_interfaces/srv/SetEntityPose']
-
-
-def write_bridge_yaml(path: str | Path, world: str,
-                      robots: Sequence[tuple[str, Sequence[str], Sequence[str]]]) -> Path:
+def write_bridge_yaml(path: str | Path, robots: Sequence[tuple[str, Sequence[str]]]) -> Path:
     path = Path(path)
     path.write_text('# ros_gz_bridge parameter_bridge config, generated by zoo_sim.gazebo.bridge\n'
-                    + yaml.safe_dump(bridge_config(world, robots), sort_keys=False))
+                    + yaml.safe_dump(bridge_config(robots), sort_keys=False))
     return path

@@ -10,7 +10,10 @@ gazebo_ros2_control #276).
 """
 from __future__ import annotations
 
+import importlib
 import math
+import os
+import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -21,12 +24,13 @@ import numpy as np
 from .. import SimConfigError
 from ..commands import CommandSanitizer
 from ..mujoco_scene import BuiltRobot, RobotSpec, default_sensor_links
+from ..nominal_pose import nominal_pose
 from ..resources import find_world
 from ..robot_interface import RobotInfo, robot_info_from
 from ..sdf_world import World
-from ..transforms import quat_conj, quat_rotate
+from ..transforms import compose, quat_conj, quat_from_rpy, quat_rotate
 from ..urdf_robot import load_description, parse_urdf
-from .plugins import robot_gazebo_blocks, with_gazebo_blocks
+from .plugins import robot_gazebo_blocks, weld_to_world, with_gazebo_blocks
 
 GZ_RATES = {'joint_states_rate': 100.0, 'odometry_rate': 50.0, 'imu_rate': 100.0,
             'tf_rate': 25.0, 'contacts_rate': 50.0}
@@ -46,6 +50,8 @@ class _GzRobot:
         self.info = robot_info_from(built, vel, eff)
         self.velocity = np.zeros(len(self.joints))
         self.effort = np.full(len(self.joints), np.nan)  # NaN: velocity mode
+        self.forced = np.zeros(len(self.joints), dtype=bool)
+        self.sanitizer_warned = False
         self.q = np.zeros(len(self.joints))
         self.dq = np.zeros(len(self.joints))
         self.links = [ln for ln in built.desc.links if ln != 'world']
@@ -53,7 +59,11 @@ class _GzRobot:
         self.link_quat = np.tile([1.0, 0, 0, 0], (len(self.links), 1))
         self.base_lin = np.zeros(3)
         self.base_ang = np.zeros(3)
-        self.handles = None  # (model, joints, links), resolved on the first update
+        self.handles = None  # (model, joints, links, base), resolved on the first update
+        # links the fixed-joint reduction merged into an ancestor: link index -> (ancestor
+        # index, offset pos, offset quat), so /tf still has every URDF link
+        self.merged: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
+        self.initial = dict(built.initial_positions)
 
 
 class GazeboPhysics:
@@ -63,12 +73,11 @@ class GazeboPhysics:
     def create(cls, world: str | Path | World | None, robots: Sequence[RobotSpec] = (), *,
                gravity: Sequence[float] | None = None, step: float | None = None,
                validate: bool = True) -> 'GazeboPhysics':
-        try:
-            import gz.sim8  # noqa: F401
-        except ImportError:
+        if not import_gz_sim8():
             raise SimConfigError("backend 'gazebo' needs Gazebo Harmonic's Python bindings "
                                  '(gz.sim8), which are not installed here; use backend '
-                                 "'mujoco' or install gz-harmonic") from None
+                                 "'mujoco', or install ros-jazzy-gz-sim-vendor >= 0.0.13 or "
+                                 "OSRF's python3-gz-sim8 (see ROS2.md)") from None
         if isinstance(world, World):
             world = world.path
         path = find_world(str(world or 'empty'))
@@ -117,26 +126,41 @@ class GazeboPhysics:
         urdf = with_gazebo_blocks(desc.urdf, robot_gazebo_blocks(
             spec.name, desc, base_link=base, imu_link=imu, contact_links=contact,
             rates=GZ_RATES))
+        fixed = desc.root_link == 'world' or spec.fixed_base
+        if spec.fixed_base and desc.root_link != 'world':
+            urdf = weld_to_world(urdf, base)
+        # as the MuJoCo scene does: the scenario's pose, else the description's nominal one
+        nominal_base, nominal_joints = (None, {}) if spec.package is None else \
+            nominal_pose(spec.package, spec.xacro_args)
+        pose = list(spec.pose if spec.pose is not None else nominal_base or [0.0] * 6)
+        actuated = [j.name for j in desc.actuated]
+        initial = {**{j: q for j, q in nominal_joints.items() if j in actuated},
+                   **spec.initial_positions}
         path = Path(self._tmp.name) / f'{spec.name}.urdf'
         path.write_text(urdf)
         inc = ET.SubElement(world_el, 'include')
         ET.SubElement(inc, 'uri').text = f'file://{path}'
         ET.SubElement(inc, 'name').text = spec.name
-        ET.SubElement(inc, 'pose').text = ' '.join(f'{v:g}' for v in spec.pose)
-        return BuiltRobot(spec, desc, '', base, desc.root_link == 'world' or spec.fixed_base,
-                          [j.name for j in desc.actuated], contact, imu)
+        ET.SubElement(inc, 'pose').text = ' '.join(f'{v:g}' for v in pose)
+        return BuiltRobot(spec, desc, '', base, fixed, actuated, contact, imu, pose=pose,
+                          initial_positions=initial)
 
     # -- gz callbacks ---------------------------------------------------------------------------
     def _resolve(self, ecm) -> None:
-        from gz.sim8 import Joint, Link, Model, World, world_entity
+        from gz.sim8 import K_NULL_ENTITY, Joint, Link, Model, World, world_entity
         world = World(world_entity(ecm))
         for r in self.robots.values():
             model = Model(world.model_by_name(ecm, r.name))
             joints = [Joint(model.joint_by_name(ecm, j)) for j in r.joints]
-            for j in joints:
+            for name, j in zip(r.joints, joints):
                 j.enable_position_check(ecm, True)
                 j.enable_velocity_check(ecm, True)
-            links = [Link(model.link_by_name(ecm, ln)) for ln in r.links]
+                if name in r.initial:
+                    j.reset_position(ecm, [float(r.initial[name])])
+            entities = [model.link_by_name(ecm, ln) for ln in r.links]
+            kept = {ln for ln, e in zip(r.links, entities) if e != K_NULL_ENTITY}
+            r.merged = merged_links(r.built.desc, r.links, kept)
+            links = [Link(e) for e in entities]
             base = links[r.links.index(r.built.base_link)]
             base.enable_velocity_checks(ecm, True)
             r.handles = (model, joints, links, base)
@@ -169,11 +193,16 @@ class GazeboPhysics:
                 r.q[i] = q[0] if q else 0.0
                 r.dq[i] = dq[0] if dq else 0.0
             for k, link in enumerate(links):
+                if k in r.merged:
+                    continue
                 pose = link.world_pose(ecm)
                 if pose is not None:
                     p, o = pose.pos(), pose.rot()
                     r.link_pos[k] = (p.x(), p.y(), p.z())
                     r.link_quat[k] = (o.w(), o.x(), o.y(), o.z())
+            for k, (a, pos, quat) in r.merged.items():  # ancestors come first: resolved
+                r.link_pos[k], r.link_quat[k] = compose((r.link_pos[a], r.link_quat[a]),
+                                                        (pos, quat))
             lin, ang = base.world_linear_velocity(ecm), base.world_angular_velocity(ecm)
             if lin is not None and ang is not None:
                 r.base_lin[:] = (lin.x(), lin.y(), lin.z())
@@ -222,9 +251,16 @@ class GazeboPhysics:
         if v is None:
             return False
         if kind == 'velocity':
-            r.velocity[joint], r.effort[joint] = v, np.nan
+            # once set, a JointForceCmd stays (Physics.cc zeroes it, never removes it) and wins
+            # over velocity commands; the bindings cannot remove a component
+            if not r.forced[joint]:
+                r.velocity[joint], r.effort[joint] = v, np.nan
+            elif not r.sanitizer_warned:
+                r.sanitizer_warned = True
+                self.warnings.append(f'{robot}: velocity commands after effort commands on one '
+                                     'joint are ignored by gz-sim8 (JointForceCmd persists)')
         else:
-            r.effort[joint] = v
+            r.effort[joint], r.forced[joint] = v, True
         return True
 
     def commander(self, robot: str, kind: str):
@@ -273,3 +309,48 @@ def _set(parent: ET.Element, tag: str, text: str) -> None:
     if el is None:
         el = ET.SubElement(parent, tag)
     el.text = text
+
+
+def merged_links(desc, links: list[str], kept: set[str]
+                 ) -> dict[int, tuple[int, np.ndarray, np.ndarray]]:
+    """For each of ``links`` not in ``kept`` (merged into its parent by libsdformat's fixed-joint
+    reduction): (index of its nearest kept ancestor, pose relative to it). Ordered parents first,
+    so composing in order resolves chains."""
+    parent = {j.child: j for j in desc.joints}
+    out: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
+    for k, link in enumerate(links):
+        if link in kept:
+            continue
+        pos, quat, up = np.zeros(3), np.array([1.0, 0, 0, 0]), link
+        while up not in kept and up in parent:
+            j = parent[up]
+            pos, quat = compose((np.asarray(j.xyz, float), quat_from_rpy(*j.rpy)), (pos, quat))
+            up = j.parent
+        if up in kept:
+            out[k] = (links.index(up), pos, quat)
+    return out
+
+
+def import_gz_sim8() -> bool:
+    """Import gz.sim8, also from where Jazzy's vendor package installs it: gz_sim_vendor keeps
+    Gazebo under ``<prefix>/opt/gz_sim_vendor`` and its Python modules in ``lib/python`` there
+    (gazebosim/gz-sim gz-sim8: python/CMakeLists.txt installs to ``<GZ_LIB_INSTALL_DIR>/python``
+    unless USE_SYSTEM_PATHS_FOR_PYTHON_INSTALLATION; the vendor layout is inferred, not seen run);
+    OSRF's python3-gz-sim8 deb installs into dist-packages and needs nothing."""
+    try:
+        importlib.import_module('gz.sim8')
+        return True
+    except ImportError:
+        pass
+    prefixes = os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)
+    for prefix in filter(None, prefixes):
+        cand = Path(prefix) / 'opt' / 'gz_sim_vendor' / 'lib' / 'python'
+        if (cand / 'gz' / 'sim8').is_dir() and str(cand) not in sys.path:
+            sys.path.append(str(cand))
+            sys.modules.pop('gz', None)  # a namespace package cached without the new path
+            try:
+                importlib.import_module('gz.sim8')
+                return True
+            except ImportError:
+                continue
+    return False

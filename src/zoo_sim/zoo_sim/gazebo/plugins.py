@@ -1,14 +1,15 @@
-"""Gazebo systems and sensors for one robot, as URDF ``<gazebo>`` blocks (libsdformat copies them
-into the SDF it makes from the URDF).
+"""Gazebo sensors for one robot, as URDF ``<gazebo>`` blocks (libsdformat copies them into the
+SDF it makes from the URDF).
 
-gz topics (the bridge maps them to ROS, see :mod:`.bridge`):
-- ``/model/<robot>/joint/<joint>/cmd_vel``: gz-sim-joint-controller-system, velocity mode (the
-  default): a JointVelocityCmd, an ideal velocity with no PID; the effort limit applies only where
-  the physics engine enforces the joint's ``<effort>`` on velocity commands (ros_stack.md 3.7).
-- ``/model/<robot>/joint/<joint>/cmd_force``: gz-sim-apply-joint-force-system (a torque).
-- ``/world/<world>/model/<robot>/joint_state``: gz-sim-joint-state-publisher-system.
-- ``/model/<robot>/odometry``: gz-sim-odometry-publisher-system (3-D, ground truth).
-- ``/model/<robot>/pose``: gz-sim-pose-publisher-system, link poses as a Pose_V (-> /tf).
+No model systems: the simulator node drives the joints and reads joint states, odometry and link
+poses through the gz.sim8 ECM itself (:mod:`.gazebo_backend`), so both backends publish the same
+topics and one TF tree. A JointController would write its own JointVelocityCmd every step, and an
+ApplyJointForce a JointForceCmd every step, which gz-sim8's Physics system applies in preference
+to any velocity command (gazebosim/gz-sim gz-sim8: src/systems/physics/Physics.cc "Only set joint
+velocity if joint force is not set", src/systems/apply_joint_force/ApplyJointForce.cc): velocity
+commands were ignored and the robots went limp.
+
+gz topics (ros_gz_bridge maps them to ROS, see :mod:`.bridge`), for what the bindings cannot read:
 - ``/<robot>/imu``: an ``imu`` sensor on the IMU link (needs the world's gz-sim-imu-system).
 - ``/<robot>/contacts/<link>``: a ``contact`` sensor per contact link (gz-sim-contact-system).
 Fixed-jointed contact links get ``preserveFixedJoint`` so libsdformat keeps them as links.
@@ -37,29 +38,9 @@ def collision_names(desc: RobotDescription, link: str) -> list[str]:
 
 def robot_gazebo_blocks(robot: str, desc: RobotDescription, *, base_link: str, imu_link: str,
                         contact_links: list[str], rates: dict[str, float]) -> str:
-    """URDF ``<gazebo>`` blocks realising the simulator's topic contract for ``robot``.
-    ``rates`` holds the node's ``joint_states_rate``, ``odometry_rate``, ``imu_rate``,
-    ``tf_rate`` and ``contacts_rate`` (Hz)."""
-    model = [_plugin('joint-state-publisher', 'JointStatePublisher', '')]
-    for j in desc.actuated:
-        model.append(_plugin('joint-controller', 'JointController',
-                             f'<joint_name>{escape(j.name)}</joint_name>'
-                             f'<topic>/model/{robot}/joint/{escape(j.name)}/cmd_vel</topic>'))
-        model.append(_plugin('apply-joint-force', 'ApplyJointForce',
-                             f'<joint_name>{escape(j.name)}</joint_name>'))
-    model.append(_plugin('odometry-publisher', 'OdometryPublisher',
-                         f'<odom_frame>world</odom_frame>'
-                         f'<robot_base_frame>{robot}/{escape(base_link)}</robot_base_frame>'
-                         f"<odom_publish_frequency>{rates['odometry_rate']:g}"
-                         '</odom_publish_frequency><dimensions>3</dimensions>'
-                         f'<odom_topic>/model/{robot}/odometry</odom_topic>'))
-    model.append(_plugin('pose-publisher', 'PosePublisher',
-                         '<publish_link_pose>true</publish_link_pose>'
-                         '<publish_nested_model_pose>false</publish_nested_model_pose>'
-                         '<use_pose_vector_msg>true</use_pose_vector_msg>'
-                         f"<update_frequency>{rates['tf_rate']:g}</update_frequency>"))
-    blocks = ['<gazebo>' + ''.join(model) + '</gazebo>',
-              f'<gazebo reference="{escape(imu_link)}"><sensor name="{robot}_imu" type="imu">'
+    """URDF ``<gazebo>`` sensor blocks for ``robot``'s IMU and contacts. ``rates`` holds the
+    node's ``imu_rate`` and ``contacts_rate`` (Hz); ``base_link`` is kept for callers."""
+    blocks = [f'<gazebo reference="{escape(imu_link)}"><sensor name="{robot}_imu" type="imu">'
               f"<always_on>true</always_on><update_rate>{rates['imu_rate']:g}</update_rate>"
               f'<topic>/{robot}/imu</topic></sensor></gazebo>']
     fixed = {j.child: j.name for j in desc.joints if j.type == 'fixed'}
@@ -85,6 +66,10 @@ def with_gazebo_blocks(urdf: str, blocks: str) -> str:
     return f'{head}{blocks}\n{sep}{tail}'
 
 
-def _plugin(system: str, cls: str, body: str) -> str:
-    return (f'<plugin filename="gz-sim-{system}-system" name="gz::sim::systems::{cls}">{body}'
-            '</plugin>')
+
+def weld_to_world(urdf: str, base_link: str) -> str:
+    """The URDF with ``base_link`` fixed to the world (a scenario's ``fixed_base``): a URDF
+    joint whose parent is the link ``world`` becomes a joint to the world in SDF."""
+    weld = ('<link name="world"/><joint name="zoo_world_weld" type="fixed">'
+            f'<parent link="world"/><child link="{escape(base_link)}"/></joint>')
+    return with_gazebo_blocks(urdf, weld)

@@ -1,0 +1,202 @@
+"""A recording stand-in for Gazebo Harmonic's Python bindings, for tests where gz.sim8 is absent.
+
+It has the names and call shapes of gazebosim/gz-sim gz-sim8 python/src/gz/sim/*.cc that
+zoo_sim.gazebo.gazebo_backend uses, and no physics. What a model is made of comes from real
+libsdformat: each included URDF is converted with ``ign sdf -p``, so links merged by the
+fixed-joint reduction are absent, as in Gazebo. Kept links sit at their model's include pose.
+"""
+from __future__ import annotations
+
+import subprocess
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+K_NULL_ENTITY = 0
+LAST: list['TestFixture'] = []  # the fixtures made, for the tests' assertions
+
+
+@dataclass
+class _Model:
+    name: str
+    pose: list[float]
+    links: dict[str, int] = field(default_factory=dict)
+    joints: dict[str, int] = field(default_factory=dict)
+    world_joint: bool = False
+
+
+class _V:
+    def __init__(self, *v):
+        self.v = v
+
+    def x(self):
+        return self.v[0]
+
+    def y(self):
+        return self.v[1]
+
+    def z(self):
+        return self.v[2]
+
+    def w(self):
+        return self.v[3]
+
+
+class _Pose:
+    def __init__(self, xyz):
+        self._p = _V(*xyz)
+
+    def pos(self):
+        return self._p
+
+    def rot(self):
+        return _Q()
+
+
+class _Q:  # identity
+    def w(self):
+        return 1.0
+
+    def x(self):
+        return 0.0
+
+    def y(self):
+        return 0.0
+
+    def z(self):
+        return 0.0
+
+
+class TestFixture:
+    __test__ = False
+
+    def __init__(self, path: str):
+        self.models: dict[str, _Model] = {}
+        self.entities: dict[int, tuple[str, str, str]] = {}  # id -> (kind, model, name)
+        self.resets: dict[tuple[str, str], float] = {}
+        self.velocity_cmds: dict[tuple[str, str], float] = {}
+        self.force_cmds: dict[tuple[str, str], float] = {}
+        self.pre, self.post = [], []
+        world = ET.parse(path).getroot().find('world')
+        for inc in world.findall('include'):
+            name = inc.findtext('name')
+            if not (inc.findtext('uri') or '').startswith('file://'):
+                continue  # the world's own models (ground plane): not robots
+            sdf = subprocess.run(['ign', 'sdf', '-p', inc.findtext('uri')[len('file://'):]],
+                                 capture_output=True, text=True, check=True).stdout
+            model_el = ET.fromstring(sdf).find('model')
+            m = _Model(name, [float(v) for v in inc.findtext('pose').split()])
+            for link in model_el.findall('link'):
+                m.links[link.get('name')] = self._new('link', name, link.get('name'))
+            for joint in model_el.findall('joint'):
+                m.joints[joint.get('name')] = self._new('joint', name, joint.get('name'))
+                m.world_joint |= joint.findtext('parent') == 'world'
+            self.models[name] = m
+        LAST.append(self)
+
+    def _new(self, kind, model, name) -> int:
+        e = len(self.entities) + 1
+        self.entities[e] = (kind, model, name)
+        return e
+
+    def on_pre_update(self, cb):
+        self.pre.append(cb)
+
+    def on_post_update(self, cb):
+        self.post.append(cb)
+
+    def finalize(self):
+        pass
+
+    def server(self):
+        return _Server(self)
+
+
+class _Server:
+    def __init__(self, fixture):
+        self.f = fixture
+
+    def run(self, blocking, iterations, paused):
+        for _ in range(iterations):
+            for cb in self.f.pre:
+                cb(None, self.f)
+            for cb in self.f.post:
+                cb(None, self.f)
+        return True
+
+    def reset_all(self):
+        return True
+
+
+def world_entity(ecm) -> int:
+    return -1
+
+
+class World:
+    def __init__(self, entity):
+        pass
+
+    def model_by_name(self, ecm, name):
+        return name if name in ecm.models else K_NULL_ENTITY
+
+
+class Model:
+    def __init__(self, entity):
+        self.name = entity
+
+    def joint_by_name(self, ecm, name):
+        return ecm.models[self.name].joints.get(name, K_NULL_ENTITY)
+
+    def link_by_name(self, ecm, name):
+        return ecm.models[self.name].links.get(name, K_NULL_ENTITY)
+
+    def set_world_pose_cmd(self, ecm, pose):
+        ecm.models[self.name].pose[:3] = pose.xyz
+
+
+class Joint:
+    def __init__(self, entity):
+        self.e = entity
+
+    def _key(self, ecm):
+        _, model, name = ecm.entities[self.e]
+        return model, name
+
+    def enable_position_check(self, ecm, on):
+        pass
+
+    def enable_velocity_check(self, ecm, on):
+        pass
+
+    def reset_position(self, ecm, q):
+        ecm.resets[self._key(ecm)] = q[0]
+
+    def set_velocity(self, ecm, v):
+        ecm.velocity_cmds[self._key(ecm)] = v[0]
+
+    def set_force(self, ecm, f):
+        ecm.force_cmds[self._key(ecm)] = f[0]
+
+    def position(self, ecm):
+        return [ecm.resets.get(self._key(ecm), 0.0)]
+
+    def velocity(self, ecm):
+        return [ecm.velocity_cmds.get(self._key(ecm), 0.0)]
+
+
+class Link:
+    def __init__(self, entity):
+        self.e = entity
+
+    def world_pose(self, ecm):
+        if self.e == K_NULL_ENTITY:
+            return None
+        return _Pose(ecm.models[ecm.entities[self.e][1]].pose[:3])
+
+    def enable_velocity_checks(self, ecm, on):
+        pass
+
+    def world_linear_velocity(self, ecm):
+        return _V(0.0, 0.0, 0.0)
+
+    def world_angular_velocity(self, ecm):
+        return _V(0.0, 0.0, 0.0)

@@ -25,7 +25,7 @@ from .scenario import (ScenarioError, apply_overrides, is_positive_number, list_
 DELEGATED = {'search': ('zoo_bringup.gait_search.cli', 'run or resume a gait search'),
              'quality': ('zoo_bringup.gait_search.quality', "measure a walk's gait quality"),
              'plan': ('trajectory_optimizer.cli', 'plan a legged trajectory (TOWR-style NLP)'),
-             'gravity-study': ('trajectory_optimizer.gravity_study', 'the Go1 gravity study'),
+             'gravity-study': ('zoo_bringup.gravity_study', 'the Go1 gravity study'),
              'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag'),
              'contract-report': ('zoo_sim.contract_report',
                                  'measure the joint-motor and contact figures'),

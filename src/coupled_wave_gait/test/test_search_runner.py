@@ -55,15 +55,20 @@ def test_results_do_not_depend_on_the_number_of_workers(tmp_path):
     assert one['best'] == two['best'] and one['fallen'] == two['fallen']
 
 
-def test_search_survives_kill_9_and_resumes_without_loss_or_repeat(tmp_path):
+STRATEGIES = {'grid': 'GridStrategy(NAO_WALK_GRID, 2015)',
+              'cma-es': 'CmaStrategy(NAO_WALK_GRID, seed=11, sigma0=0.25)'}
+
+
+@pytest.mark.parametrize('name', sorted(STRATEGIES))
+def test_search_survives_kill_9_and_resumes_without_loss_or_repeat(tmp_path, name):
     out = tmp_path / 'killed'
     script = tmp_path / 'search.py'
     script.write_text(textwrap.dedent(f'''
         from coupled_wave_gait.search.runner import run_search
         from coupled_wave_gait.search.space import NAO_WALK_GRID
-        from coupled_wave_gait.search.strategies import GridStrategy
+        from coupled_wave_gait.search.strategies import CmaStrategy, GridStrategy
         from coupled_wave_gait.search.standin import StandinWalk
-        run_search(GridStrategy(NAO_WALK_GRID, 2015), StandinWalk(delay_s=0.02), {str(out)!r},
+        run_search({STRATEGIES[name]}, StandinWalk(delay_s=0.02), {str(out)!r},
                    budget=200, workers=2, progress=False)
     '''))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
@@ -81,9 +86,13 @@ def test_search_survives_kill_9_and_resumes_without_loss_or_repeat(tmp_path):
         proc.wait()
     partial = records(out)
     assert 60 <= len(partial) < 200
-    summary = grid_run(out, 200, workers=2)
+
+    def run(path, workers):
+        return run_search(eval(STRATEGIES[name]), StandinWalk(), path, budget=200,
+                          workers=workers, progress=False)
+    summary = run(out, 2)
     assert summary['evaluated_this_run'] == 200 - len(partial)
-    grid_run(tmp_path / 'full', 200, workers=1)
+    run(tmp_path / 'full', 1)
     assert records(out) == records(tmp_path / 'full')
 
 
@@ -185,6 +194,21 @@ def test_cma_es_beats_the_grid_and_resumes_exactly(tmp_path):
     lo, hi = np.array(NAO_WALK_GRID.bounds()).T
     for r in records(tmp_path / 'full').values():  # candidates stay inside the box
         assert np.all(np.array(r['values']) >= lo) and np.all(np.array(r['values']) <= hi)
+
+
+def test_a_journal_of_the_hand_written_cma_es_is_refused(tmp_path):
+    """Before pycma the header had no engine; its candidates differ, so it is not resumed."""
+    run_search(CmaStrategy(NAO_WALK_GRID, seed=11), StandinWalk(), tmp_path, budget=3,
+               progress=False)
+    j = tmp_path / 'journal.jsonl'
+    lines = j.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header['header']['engine'].startswith('pycma ')
+    del header['header']['engine']
+    j.write_text('\n'.join([json.dumps(header)] + lines[1:]) + '\n')
+    with pytest.raises(JournalError, match='engine'):
+        run_search(CmaStrategy(NAO_WALK_GRID, seed=11), StandinWalk(), tmp_path, budget=3,
+                   progress=False)
 
 
 class _QualityStandin(StandinWalk):

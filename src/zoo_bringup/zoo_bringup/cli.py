@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
                      help='stop recording (not the run) after this many sim seconds')
     run.add_argument('--real-time-factor', type=float,
                      help='0 = as fast as possible (default), 1 = wall-clock paced')
+    run.add_argument('--live', action='store_true',
+                     help='serve the run to Foxglove (WebSocket, port 8765; real-time paced '
+                     'unless --real-time-factor); layouts in config/foxglove/')
+    run.add_argument('--live-port', type=int, metavar='PORT',
+                     help='port of --live (implies it; default 8765, 0: any free port)')
+    run.add_argument('--live-host', metavar='HOST',
+                     help='address --live binds (default 127.0.0.1; 0.0.0.0 for other hosts)')
     run.add_argument('--viewer', action='store_true',
                      help="follow the run in MuJoCo's viewer (needs a display; real-time paced)")
     run.add_argument('--snapshot', action='store_true',
@@ -124,11 +131,13 @@ def _cmd_run(args) -> int:
         raise ScenarioError(f'--viewer: scenario {sc.name!r} has no simulator to show')
     if args.report and not record:
         record = True  # the plots are of this run: they need its bag
+    live = _live_options(args)
     output = prepare_output(args.output, sc.name, overwrite=args.overwrite)
     with ProgressBar(duration, enabled=not args.quiet, label=sc.name) as bar:
         summary = run_scenario(sc, duration=duration, seed=args.seed, record=record, output=output,
                                real_time_factor=args.real_time_factor, on_progress=bar.update,
-                               viewer=args.viewer, snapshot=args.snapshot, record_limits=limits)
+                               viewer=args.viewer, snapshot=args.snapshot, record_limits=limits,
+                               live=live, on_live=lambda server: _tell_live(server, sc))
     print(format_summary(summary, output))
     for warning in summary.get('warnings', []):
         print(f'robozoo: warning: {warning}', file=sys.stderr)
@@ -142,6 +151,23 @@ def _cmd_run(args) -> int:
 def _check_number(flag: str, value: float, what: str) -> None:
     if not is_positive_number(value):
         raise ScenarioError(f'{flag} {value}: expected {what}')
+
+
+def _live_options(args) -> dict | None:
+    """LiveServer's keyword arguments for --live/--live-port/--live-host, None without them."""
+    if not (args.live or args.live_port is not None or args.live_host is not None):
+        return None
+    from zoo_live import DEFAULT_PORT
+    port = DEFAULT_PORT if args.live_port is None else args.live_port
+    if not 0 <= port <= 65535:
+        raise ScenarioError(f'--live-port {port}: expected a port 0..65535 (0: any free port)')
+    return {'port': port, 'host': args.live_host or '127.0.0.1'}
+
+
+def _tell_live(server, sc) -> None:
+    from zoo_live import describe
+    for line in describe(server, [r.package for r in sc.robots]):
+        print(f'robozoo: {line}', file=sys.stderr, flush=True)
 
 
 def _record_limits(args) -> dict:

@@ -22,7 +22,7 @@ class ScenarioRun:
 
     def __init__(self, sc: Scenario, *, seed: int | None = None, record: bool | list[str] = False,
                  output: Path | None = None, real_time_factor: float | None = None,
-                 record_limits: dict | None = None):
+                 record_limits: dict | None = None, live: dict | None = None):
         from zoo_runtime.embedded import executors, parameter
         import zoo_runtime.embedded as rclpy
 
@@ -47,7 +47,11 @@ class ScenarioRun:
         self.robot_metrics: dict[str, Any] = {}
         self._metric_topics = {f'/{r.name}/metrics': r.name for r in sc.robots}
         self.context.add_publish_observer(self._keep_metrics, self._metric_topics)
+        self.live = None  # zoo_live.LiveServer with ``live`` (its kwargs: port, host)
         try:
+            if live is not None:  # first: a taken port fails before the nodes are built
+                from zoo_live import LiveServer
+                self.live = LiveServer(self.context, **live)
             for spec in node_specs(sc, use_sim_time=True):
                 if spec.name == 'sim':
                     spec.parameters.setdefault('real_time_factor', float(rtf))
@@ -59,6 +63,8 @@ class ScenarioRun:
             self.recorder = None
             if record:
                 self._start_recorder(record)
+            if self.live is not None:
+                self.live.advertise()  # the nodes' topics, at once
         except BaseException:
             self.close()
             raise
@@ -228,6 +234,9 @@ class ScenarioRun:
         rec = getattr(self, 'recorder', None)
         if rec is not None:
             rec.stop()
+        if getattr(self, 'live', None) is not None:
+            self.live.close()
+            self.live = None
         for node in getattr(self, 'nodes', {}).values():
             node.destroy_node()
         self.nodes = {}
@@ -246,21 +255,27 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
                  record: bool | list[str] = False, output: Path | None = None,
                  real_time_factor: float | None = None,
                  on_progress: Callable[[float], None] | None = None, viewer: bool = False,
-                 snapshot: bool = False, record_limits: dict | None = None) -> dict:
+                 snapshot: bool = False, record_limits: dict | None = None,
+                 live: dict | None = None,
+                 on_live: Callable[[Any], None] | None = None) -> dict:
     """Run, write ``output/summary.json`` (when an output directory is given), return the summary.
     ``viewer`` follows the run in MuJoCo's passive viewer (paced at real time unless a factor is
-    given); ``snapshot`` renders ``output/snapshot.png`` of the final state.
+    given); ``snapshot`` renders ``output/snapshot.png`` of the final state. ``live`` (port, host)
+    serves the run to Foxglove (zoo_live; real-time paced unless a factor is given) and hands the
+    server to ``on_live`` before the run starts.
 
     Interrupted (KeyboardInterrupt, which the CLI also raises for SIGTERM): the bag is closed,
     summary.json describes the run up to there with ``interrupted`` set, and the interrupt is
     re-raised."""
-    if viewer and real_time_factor is None:
+    if (viewer or live is not None) and real_time_factor is None:
         real_time_factor = 1.0
     run = ScenarioRun(sc, seed=seed, record=record, output=output,
-                      real_time_factor=real_time_factor, record_limits=record_limits)
+                      real_time_factor=real_time_factor, record_limits=record_limits, live=live)
     handle = None
     interrupt: BaseException | None = None
     try:
+        if on_live is not None and run.live is not None:
+            on_live(run.live)
         if viewer:
             if run.physics is None:
                 raise ValueError(f'--viewer: scenario {sc.name!r} has no simulator to show')

@@ -1,80 +1,81 @@
-"""A small CMA-ES (μ/μ_w, λ) minimiser with ask/tell, after N. Hansen, "The CMA Evolution
-Strategy: A Tutorial" (arXiv:1604.00772, default parameters of its Table 1).
+"""CMA-ES by pycma (``cma`` on PyPI, N. Hansen's reference implementation) behind the small
+ask/tell interface the search uses.
 
-Deterministic for a given seed: the random stream is used only by ``ask``, so replaying the same
-asks and tells (as a resumed search does from its journal) reproduces the same state exactly.
+Deterministic for a given seed, whatever else the process does: pycma draws its normal deviates
+from the global ``numpy.random`` unless given a ``randn``; here it gets its own PCG64 stream, so
+another user of the global generator (an in-process scenario run seeds it) cannot shift the
+candidates. The stream is used only by ``ask``, so replaying the same asks and tells (as a resumed
+search does from its journal) reproduces the same candidates bit for bit.
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
+import cma
 import numpy as np
+
+QUIET = {'verbose': -10,   # no console output, and no cma_signals.in read from the cwd
+         'verb_log': 0,    # no outcmaes/ files: the search has its own journal
+         'verb_disp': 0}
+
+
+class _Normal:
+    """pycma's ``randn(lam, N)`` from a private generator (a class, not a lambda: picklable)."""
+
+    def __init__(self, seed: int):
+        self.rng = np.random.Generator(np.random.PCG64(seed))
+
+    def __call__(self, *shape: int) -> np.ndarray:
+        return self.rng.standard_normal(shape)
 
 
 class CMAES:
-    def __init__(self, mean: np.ndarray, sigma: float, seed: int, popsize: int | None = None):
-        self.mean = np.array(mean, dtype=float)
-        n = self.n = self.mean.size
-        if n < 1 or not sigma > 0.0:
-            raise ValueError(f'CMA-ES: need a non-empty mean and sigma > 0, got n={n}, '
+    """Minimise with pycma's ``CMAEvolutionStrategy`` (its default parameters; popsize
+    4 + ⌊3 ln n⌋ unless given). ``bounds`` = (lower, upper) uses pycma's ``BoundTransform``: every
+    asked point lies inside the box."""
+
+    def __init__(self, mean: np.ndarray, sigma: float, seed: int, popsize: int | None = None,
+                 bounds: tuple[Sequence[float], Sequence[float]] | None = None):
+        x0 = np.array(mean, dtype=float)
+        if x0.ndim != 1 or x0.size < 1 or not sigma > 0.0:
+            raise ValueError(f'CMA-ES: need a non-empty mean and sigma > 0, got n={x0.size}, '
                              f'sigma={sigma}')
-        self.sigma = float(sigma)
-        self.rng = np.random.Generator(np.random.PCG64(seed))
-        self.lam = popsize or 4 + int(3 * math.log(n))
-        mu = self.lam // 2
-        w = math.log(mu + 0.5) - np.log(np.arange(1, mu + 1))
-        self.weights = w / w.sum()
-        self.mu_eff = 1.0 / float(np.sum(self.weights ** 2))
-        me = self.mu_eff
-        self.c_sigma = (me + 2.0) / (n + me + 5.0)
-        self.d_sigma = 1.0 + 2.0 * max(0.0, math.sqrt((me - 1.0) / (n + 1.0)) - 1.0) + self.c_sigma
-        self.c_c = (4.0 + me / n) / (n + 4.0 + 2.0 * me / n)
-        self.c_1 = 2.0 / ((n + 1.3) ** 2 + me)
-        self.c_mu = min(1.0 - self.c_1, 2.0 * (me - 2.0 + 1.0 / me) / ((n + 2.0) ** 2 + me))
-        self.chi_n = math.sqrt(n) * (1.0 - 1.0 / (4.0 * n) + 1.0 / (21.0 * n * n))
-        self.p_sigma = np.zeros(n)
-        self.p_c = np.zeros(n)
-        self.C = np.eye(n)
-        self.B = np.eye(n)
-        self.D = np.ones(n)
-        self.generation = 0
-        self._y: np.ndarray | None = None
+        opts = dict(QUIET, randn=_Normal(int(seed)), seed=math.nan)  # nan: leave numpy alone
+        if popsize:
+            opts['popsize'] = int(popsize)
+        if bounds is not None:
+            opts['bounds'] = [list(map(float, bounds[0])), list(map(float, bounds[1]))]
+        self.es = cma.CMAEvolutionStrategy(x0, float(sigma), opts)
+        self.n = x0.size
+        self.lam = int(self.es.popsize)
+        self._x: list[np.ndarray] | None = None
+
+    @property
+    def generation(self) -> int:
+        """Generations told so far."""
+        return int(self.es.countiter)
+
+    @property
+    def mean(self) -> np.ndarray:
+        """The distribution mean (pycma's genotype: before any bounds transform)."""
+        return np.asarray(self.es.mean, dtype=float)
+
+    @property
+    def sigma(self) -> float:
+        return float(self.es.sigma)
 
     def ask(self) -> np.ndarray:
         """λ candidate points, one per row."""
-        z = self.rng.standard_normal((self.lam, self.n))
-        self._y = z @ (self.B * self.D).T
-        return self.mean + self.sigma * self._y
+        self._x = self.es.ask()
+        return np.array(self._x, dtype=float)
 
-    def tell(self, f: np.ndarray) -> None:
+    def tell(self, f: Sequence[float]) -> None:
         """Objective values (lower is better) of the points of the last ``ask``, in order."""
-        if self._y is None:
+        if self._x is None:
             raise RuntimeError('CMA-ES: tell() without a preceding ask()')
         f = np.asarray(f, dtype=float)
         if f.shape != (self.lam,) or not np.all(np.isfinite(f)):
             raise ValueError(f'CMA-ES: expected {self.lam} finite objective values, got {f}')
-        n = self.n
-        order = np.argsort(f, kind='stable')[: self.weights.size]
-        y_sel = self._y[order]
-        y_w = self.weights @ y_sel
-        self.mean = self.mean + self.sigma * y_w
-        inv_sqrt_c = self.B @ np.diag(1.0 / self.D) @ self.B.T
-        cs = self.c_sigma
-        self.p_sigma = (1 - cs) * self.p_sigma + math.sqrt(cs * (2 - cs) * self.mu_eff) * (
-            inv_sqrt_c @ y_w)
-        self.generation += 1
-        ps_norm = float(np.linalg.norm(self.p_sigma))
-        h_sigma = ps_norm / math.sqrt(1 - (1 - cs) ** (2 * self.generation)) < \
-            (1.4 + 2.0 / (n + 1)) * self.chi_n
-        cc = self.c_c
-        self.p_c = (1 - cc) * self.p_c + h_sigma * math.sqrt(cc * (2 - cc) * self.mu_eff) * y_w
-        rank_mu = (y_sel.T * self.weights) @ y_sel
-        self.C = ((1 - self.c_1 - self.c_mu) * self.C
-                  + self.c_1 * (np.outer(self.p_c, self.p_c)
-                                + (1 - h_sigma) * cc * (2 - cc) * self.C)
-                  + self.c_mu * rank_mu)
-        self.sigma *= math.exp((cs / self.d_sigma) * (ps_norm / self.chi_n - 1.0))
-        self.C = (self.C + self.C.T) / 2.0
-        eigvals, self.B = np.linalg.eigh(self.C)
-        self.D = np.sqrt(np.maximum(eigvals, 1e-20))
-        self._y = None
+        self.es.tell(self._x, f.tolist())  # the asked arrays: pycma finds their genotypes
+        self._x = None

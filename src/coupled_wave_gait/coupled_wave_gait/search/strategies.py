@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
+import cma
 import numpy as np
 
 from .cmaes import CMAES
@@ -44,11 +45,11 @@ class GridStrategy:
 
 
 class CmaStrategy:
-    """CMA-ES maximising fitness in the box of the space's bounds, searched in coordinates
-    normalised to [0, 1]. Points outside the box are evaluated at their projection onto it and
-    told with a quadratic penalty on the distance, so the search is pulled back inside."""
+    """CMA-ES (pycma, see :mod:`.cmaes`) maximising fitness in the box of the space's bounds,
+    searched in coordinates normalised to [0, 1]. pycma's ``BoundTransform`` keeps every candidate
+    inside the box. The header names the pycma version: another version may propose other
+    candidates, so its journal is not resumed."""
     feedback = True
-    PENALTY = 1e3
 
     def __init__(self, space: GridSpace, seed: int, sigma0: float = 0.3,
                  popsize: int | None = None, start: Sequence[float] | None = None):
@@ -57,23 +58,22 @@ class CmaStrategy:
         self._lo, self._span = b[:, 0], np.where(b[:, 1] > b[:, 0], b[:, 1] - b[:, 0], 1.0)
         self.start = None if start is None else [float(v) for v in start]
         x0 = np.full(len(b), 0.5) if start is None else (np.asarray(start) - self._lo) / self._span
-        self.es = CMAES(x0, self.sigma0, self.seed, popsize)
-        self._x: np.ndarray | None = None
+        n = len(b)
+        self.es = CMAES(x0, self.sigma0, self.seed, popsize, bounds=([0.0] * n, [1.0] * n))
 
     def header(self) -> dict:
-        return {'strategy': 'cma-es', 'seed': self.seed, 'sigma0': self.sigma0,
-                'popsize': self.es.lam, 'start': self.start, 'space': self.space.describe()}
+        return {'strategy': 'cma-es', 'engine': f'pycma {cma.__version__}', 'seed': self.seed,
+                'sigma0': self.sigma0, 'popsize': self.es.lam, 'start': self.start,
+                'space': self.space.describe()}
 
     def batches(self) -> Iterator[list[Candidate]]:
         lam = self.es.lam
         while True:
             g = self.es.generation
-            self._x = self.es.ask()
-            clipped = np.clip(self._x, 0.0, 1.0)
-            values = self._lo + clipped * self._span
+            x = np.clip(self.es.ask(), 0.0, 1.0)  # inside already; the clip guards rounding
+            values = self._lo + x * self._span
             yield [Candidate(g * lam + j, tuple(float(v) for v in values[j]), {'generation': g})
                    for j in range(lam)]
 
     def tell(self, batch: Sequence[Candidate], fitness: Sequence[float]) -> None:
-        out = np.sum((self._x - np.clip(self._x, 0.0, 1.0)) ** 2, axis=1)
-        self.es.tell(-np.asarray(fitness, dtype=float) + self.PENALTY * out)
+        self.es.tell(-np.asarray(fitness, dtype=float))  # pycma minimises

@@ -1,0 +1,99 @@
+"""Raw CDR over Cyclone DDS: a writer and a reader that move serialized ROS 2 messages (with the
+4-byte encapsulation header) without building Python samples.
+
+cyclonedds-python serializes in Python and hands bytes to its C layer (``ddspy_write``), and
+``ddspy_take`` returns the received bytes before ``IdlStruct.deserialize``; these classes call
+those two functions directly with the runtime's CDR. The topic is still created with the
+generated IdlStruct (:mod:`.idl_types`) so the type name and type information are right.
+"""
+from __future__ import annotations
+
+import os
+
+from cyclonedds._clayer import ddspy_take, ddspy_write
+from cyclonedds.core import DDSException, Entity, InstanceState, SampleState, ViewState
+from cyclonedds.domain import Domain, DomainParticipant
+from cyclonedds.pub import DataWriter
+from cyclonedds.qos import Qos
+from cyclonedds.sub import DataReader
+from cyclonedds.topic import Topic
+
+from .idl_types import idl_struct
+from .names import dds_topic, dds_type
+
+_ANY = SampleState.Any | ViewState.Any | InstanceState.Any
+# Cyclone over loopback only, unicast discovery (no multicast needed): the tests' and
+# benchmark's configuration. Peers on this host are found by probing participant indices.
+LOOPBACK_CONFIG = (
+    '<CycloneDDS><Domain Id="any"><General><Interfaces><NetworkInterface name="lo"/>'
+    '</Interfaces><AllowMulticast>false</AllowMulticast></General><Discovery>'
+    '<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>30'
+    '</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery>'
+    '</Domain></CycloneDDS>')
+
+
+def domain_id_from_env(default: int = 0) -> int:
+    """``ROS_DOMAIN_ID`` as ROS 2 reads it (unset or empty: ``default``)."""
+    text = os.environ.get('ROS_DOMAIN_ID', '').strip()
+    return int(text) if text else default
+
+
+def participant(domain_id: int, config: str = '') -> DomainParticipant:
+    """A participant on ``domain_id``; ``config`` (Cyclone XML or a file:// URI) replaces
+    ``CYCLONEDDS_URI`` for this domain when given."""
+    if not 0 <= domain_id <= 232:
+        raise ValueError(f'domain id {domain_id}: expected 0..232 (ROS_DOMAIN_ID)')
+    if config:
+        domain = Domain(domain_id, config)
+        dp = DomainParticipant(domain_id)
+        dp._zoo_domain = domain  # keep the configured domain alive with the participant
+        return dp
+    return DomainParticipant(domain_id)
+
+
+def close(dp: DomainParticipant) -> None:
+    """Delete ``dp`` and everything it holds now (not at garbage collection)."""
+    Entity.__del__(dp)
+    domain = getattr(dp, '_zoo_domain', None)
+    if domain is not None:
+        Entity.__del__(domain)
+
+
+def pad4(data: bytes) -> bytes:
+    """CDR padded to a multiple of 4 bytes, as cyclonedds' DataWriter.write sends it."""
+    extra = -len(data) % 4
+    return data + b'\0' * extra if extra else data
+
+
+class RawWriter:
+    def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos):
+        self.topic = Topic(dp, dds_topic(ros_topic), idl_struct(type_name), qos=qos)
+        self.writer = DataWriter(dp, self.topic, qos)
+        self.type_name = dds_type(type_name)
+        self._ref = self.writer._ref
+
+    def write(self, cdr: bytes) -> None:
+        ret = ddspy_write(self._ref, pad4(cdr))
+        if ret < 0:
+            raise DDSException(ret, f'writing on {self.topic.name}')
+
+    def matched(self) -> int:
+        return len(self.writer.get_matched_subscriptions())
+
+
+class RawReader:
+    def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos):
+        self.topic = Topic(dp, dds_topic(ros_topic), idl_struct(type_name), qos=qos)
+        self.reader = DataReader(dp, self.topic, qos)
+        self.type_name = dds_type(type_name)
+        self._ref = self.reader._ref
+
+    def take(self, n: int = 64) -> list[bytes]:
+        """Up to ``n`` received samples' CDR bytes (non-blocking)."""
+        ret = ddspy_take(self._ref, _ANY, n)
+        if isinstance(ret, int):
+            raise DDSException(ret, f'taking from {self.topic.name}')
+        return [data for data, info in ret if info.valid_data]
+
+    def matched(self) -> int:
+        return len(self.reader.get_matched_publications())

@@ -5,11 +5,15 @@ subprocess would not expose.
 
     with ServedRun(robot_id=3, pose=(-0.2, 0.1, 0.5)) as served:
         Robobo('127.0.0.1', 3) ...            # served.run.physics after served.stop()
+
+Several robots (``robobo_remote_multi``): one robot id per ``robobo_remote`` node, in the
+scenario's order, e.g. ``ServedRun(free_robot_ids(3), scenario='robobo_remote_multi')``.
 """
 from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Sequence
 
 from .rrap_codec import SIM_PORT, robot_port
 
@@ -33,25 +37,51 @@ def free_robot_id(first: int = 1, last: int = 60) -> int:
     raise OSError(f'no free robobopy port for robot ids {first}..{last}')
 
 
+def free_robot_ids(n: int, preferred: tuple[int, ...] = (0, 1, 2), last: int = 60) -> list[int]:
+    """``n`` robobopy robot ids whose ports are free: ``preferred`` (the scenario's own ids) when
+    all of them are, else the first free ones in 0..``last``."""
+    if len(preferred) == n and all(port_free(robot_port(i)) for i in preferred):
+        return list(preferred)
+    ids = [i for i in range(last + 1) if port_free(robot_port(i))][:n]
+    if len(ids) < n:
+        raise OSError(f'only {len(ids)} free robobopy ports for robot ids 0..{last}, need {n}')
+    return ids
+
+
 class ServedRun:
     """``robobo_remote`` with robot ``robot_id``, an optional start ``pose`` (x, y, yaw), the
-    robobosim server only when ``sim_server`` and port 50505 is free (``sim_served`` says)."""
+    robobosim server only when ``sim_server`` and port 50505 is free (``sim_served`` says).
+    ``robot_id`` may be a list: one id per ``robobo_remote`` node of ``scenario``, in order;
+    ``pose`` is the first robot's. ``node_parameters`` ({node name: {param: value}}) overrides
+    the scenario's node parameters."""
 
-    def __init__(self, robot_id: int, pose: tuple[float, float, float] | None = None,
+    def __init__(self, robot_id: int | Sequence[int],
+                 pose: tuple[float, float, float] | None = None,
                  sim_server: bool = True, scenario: str = 'robobo_remote',
-                 real_time_factor: float = 1.0, limit_s: float = 600.0):
+                 real_time_factor: float = 1.0, limit_s: float = 600.0,
+                 node_parameters: dict[str, dict] | None = None):
         from zoo_bringup.scenario import load_scenario
         sc = load_scenario(scenario)
         if pose is not None:
             sc.robots[0].pose = [pose[0], pose[1], 0.03225, 0.0, 0.0, pose[2]]
         self.sim_served = sim_server and port_free(SIM_PORT)
+        remotes = [n for n in sc.nodes if n.executable == 'robobo_remote']
+        ids = [int(robot_id)] * len(remotes) if isinstance(robot_id, int) else list(robot_id)
+        if len(ids) != len(remotes) or len(set(ids)) != len(ids):
+            raise ValueError(f'{scenario} serves {len(remotes)} robots: expected as many '
+                             f'distinct robot ids, got {robot_id}')
+        self.robot_ids = dict(zip((n.parameters.get('robot', 'robobo') for n in remotes), ids))
+        for node, node_id in zip(remotes, ids):
+            node.parameters['robot_id'] = node_id
+        overrides = dict(node_parameters or {})
         nodes = []
         for node in sc.nodes:
-            if node.executable == 'robobo_remote':
-                node.parameters['robot_id'] = robot_id
             if node.executable == 'robobo_sim_remote' and not self.sim_served:
                 continue
+            node.parameters.update(overrides.pop(node.name, {}))
             nodes.append(node)
+        if overrides:
+            raise ValueError(f'no nodes {sorted(overrides)} in {scenario}')
         sc.nodes = nodes
         self.scenario, self.rtf, self.limit_s = sc, real_time_factor, limit_s
         self.run = None

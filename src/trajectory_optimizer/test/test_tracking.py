@@ -199,3 +199,14 @@ def test_slip_meter_counts_sliding_not_rolling():
     lifted[1, 2] = 0.03                 # foot 1 off the ground
     meter.update(lifted, rot2, np.array([False, True]), ground)
     np.testing.assert_allclose(meter.total, [0.0, 0.005], atol=1e-5)
+
+
+def test_sequence_can_end_lying_down():
+    """R5.4's last ramp: after the plan, to the lying pose over one ramp, then held."""
+    t = np.linspace(0.0, 1.0, 101)
+    q_plan = np.tile(STAND, (len(t), 1))
+    lie = np.tile([0.0, 1.2, -2.7], 4)
+    traj = JointTrajectory(STAND, [], 0.5, t, q_plan, np.zeros_like(q_plan), end=lie)
+    assert traj.duration == pytest.approx(0.5 + 1.0 + 0.5)
+    np.testing.assert_allclose(traj.at(traj.track_end + 0.25).q, (STAND + lie) / 2)
+    np.testing.assert_allclose(traj.at(traj.duration + 1.0).q, lie)

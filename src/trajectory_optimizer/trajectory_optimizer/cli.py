@@ -31,6 +31,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
+    from .nlp import SWING_SPEED
     from .schedule import GAITS
     p = _Parser(prog=PROG, description=__doc__.splitlines()[0])
     p.add_argument('--robot', default='go1', help='robot name (config/robots/<name>.yaml) or a '
@@ -51,6 +52,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--free-base', action='store_true',
                    help="TOWR's free base: no straight-walk bounds (sideways sway, yaw, roll, "
                    'pitch, height free)')
+    p.add_argument('--swing-speed', type=float, default=SWING_SPEED, metavar='K',
+                   help='swing middle-node velocity in step / swing time (default '
+                   f'{SWING_SPEED:g}: the foot lifts before it moves; TOWR: 1, (0, 3])')
     p.add_argument('--budget', type=float, default=40.0, metavar='SECONDS',
                    help='wall-time budget of the solve (default 40)')
     p.add_argument('--max-iter', type=int, default=3000, help='IPOPT iterations (default 3000)')
@@ -127,7 +131,8 @@ def run(args) -> int:
     req = PlanRequest(robot=args.robot, body=args.body, gait=args.gait, duration=args.duration,
                       goal=tuple(args.goal), gravity=args.gravity, world=args.world, mu=args.mu,
                       optimize_phases=args.optimize_phases, straight=not args.free_base,
-                      budget_s=args.budget, max_iter=args.max_iter, dt=args.dt)
+                      budget_s=args.budget, max_iter=args.max_iter, dt=args.dt,
+                      swing_speed=args.swing_speed)
     ground = terrain(args.world)
     out = prepare_out(args.out, args.overwrite)
     plan, sol = make_plan(req)
@@ -149,7 +154,8 @@ def run(args) -> int:
         'phase_durations': [[float(x) for x in row if np.isfinite(x)]
                             for row in plan['phase_durations']],
         'solver': {'ipopt': ipopt_options(NlpOptions(optimize_phases=req.optimize_phases,
-                                                     hessian=req.hessian)),
+                                                     hessian=req.hessian,
+                                                     swing_speed=req.swing_speed)),
                    'budget_s': req.budget_s, 'max_iter': req.max_iter},
         'checks': [{'name': c.name, 'passed': c.passed, 'detail': c.detail} for c in checks],
         'metrics': metrics(plan), 'warnings': warnings,

@@ -19,7 +19,7 @@ optionally the phase durations (all but the last per foot, which is T minus thei
 Constraint families (towr/src/*_constraint.cc), one method of ``_Builder`` each: dynamic (SRBD
 Eqs. 4.6a/b with R I Rᵀ, every dynamic_dt), base acceleration continuity, range of motion
 (every rom_dt, base frame), base motion (TOWR's optional BaseRom, extended), terrain (stance on
-h, swing node above it), foothold tracks, swing shaping, force (unilateral, bounded, friction
+h, swing node above it), foothold tracks, swing shaping (lift before moving: swing_speed), force (unilateral, bounded, friction
 pyramid), total time. README.md has the table with the deviations from upstream.
 """
 from __future__ import annotations
@@ -36,6 +36,7 @@ from .rigid_body import rom_function, srbd_function
 from .schedule import ContactSchedule
 from .terrain import Terrain
 
+SWING_SPEED = 2.75  # NlpOptions.swing_speed (TOWR: 1.0)
 FORCE_POINTS = (0.5,)  # interior points of each stance force polynomial that get the cone too
 PARAMS = ('gravity', 'mu', 'mass', 'Ixx', 'Iyy', 'Izz', 'Ixy', 'Ixz', 'Iyz', 'w_force',
           'w_motion', 'left_x', 'left_y')
@@ -52,12 +53,21 @@ class NlpOptions:
     base_bounds_dt: float = 0.1
     swing_polys: int = 2
     force_polys: int = 3
+    # the swing constraint's middle-node xy velocity in units of step / swing time: TOWR's 1.0
+    # makes each half-swing's horizontal cubic d (2u^2 - u^3), 2-3x faster forwards than up at
+    # lift-off and touchdown, and the tracked feet slid there; 2.75 is d (u^2/4 + 3u^3/4), 1/8 of
+    # TOWR's horizontal acceleration at lift-off and touchdown (3.0: zero, but the Mars plan
+    # then fails C9 by 2 mrad): the foot lifts before it moves (README, deviation 5)
+    swing_speed: float = SWING_SPEED
     optimize_phases: bool = False
     hessian: str = 'limited-memory'  # L-BFGS, as ifopt runs TOWR; or 'exact'
 
     def __post_init__(self):
         if self.hessian not in ('exact', 'limited-memory'):
             raise ValueError(f"hessian {self.hessian!r}: expected 'exact' or 'limited-memory'")
+        if not (np.isfinite(self.swing_speed) and 0 < self.swing_speed <= 3):
+            # above 3 the horizontal cubic overshoots backwards at lift-off
+            raise ValueError(f'swing_speed {self.swing_speed!r}: expected in (0, 3]')
         if self.swing_polys != 2:
             # the swing constraint and the fixed z-velocity of the middle node assume 2
             raise ValueError('swing_polys: only 2 (TOWR default) is supported')
@@ -293,8 +303,11 @@ class _Builder:
         sideways offsets (bounded per task), swing shaping (swing_constraint.cc). Upstream adds
         a stance row for both nodes of a stance phase and for the first phase, whose position
         the start bounds fix: identical or constant rows that make the Jacobian rank-deficient;
-        here one row per free stance phase. The swing velocity uses the phase's duration where
-        upstream uses a fixed 0.3 s."""
+        here one row per free stance phase. The swing's middle-node xy velocity is
+        ``swing_speed`` x step / the phase's duration, where upstream uses 1 x step / a fixed
+        0.3 s: with 2.75 the horizontal motion starts and ends with 1/8 of upstream's
+        acceleration, so the foot lifts before it moves forwards and stops before it comes down
+        (README, deviation 5)."""
         ca = self.ca
         for foot, nodes in enumerate(self.lay.motion):
             P, V = self.nodes(nodes.pos), self.nodes(nodes.vel)
@@ -320,7 +333,7 @@ class _Builder:
                 prev, nxt = P[:2, k - 1], P[:2, k + 1]
                 t_swing = self.phase_dur[foot][nodes.polys[k].phase]
                 rows.append(P[:2, k] - 0.5 * (prev + nxt))
-                rows.append(V[:2, k] - (nxt - prev) / t_swing)
+                rows.append(V[:2, k] - self.opts.swing_speed * (nxt - prev) / t_swing)
             if rows:
                 self.add(ca.vertcat(*rows), RowBlock('zero', 4 * len(middle)))
 

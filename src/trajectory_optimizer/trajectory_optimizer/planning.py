@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from . import sampling
-from .nlp import NlpOptions
+from .nlp import SWING_SPEED, NlpOptions
 from .plan_file import Plan, plan_arrays, validate
 from .robot_model import RobotModel, load_robot
 from .schedule import make_schedule
@@ -46,6 +46,7 @@ class PlanRequest:
     max_iter: int = 3000
     dt: float = 0.01  # sampling of the plan file
     hessian: str = 'limited-memory'
+    swing_speed: float = SWING_SPEED  # middle-node swing velocity / (step / swing time); TOWR 1
 
     def gravity_value(self, terrain: Terrain) -> float:
         return resolve_gravity(self.gravity, terrain.world_gravity)
@@ -90,10 +91,12 @@ def planner(options: NlpOptions) -> Planner:
 
 def make_plan(req: PlanRequest, warm: Solution | None = None) -> tuple[Plan, Solution]:
     """Solve ``req`` and sample it; a failed solve still returns a plan (``success`` false)."""
-    for name in ('duration', 'mu', 'budget_s', 'dt'):
+    for name in ('duration', 'mu', 'budget_s', 'dt', 'swing_speed'):
         v = getattr(req, name)
         if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
             raise PlanRequestError(f'{name} {v!r}: expected a positive, finite number')
+    if req.swing_speed > 3:
+        raise PlanRequestError(f'swing_speed {req.swing_speed!r}: expected in (0, 3]')
     if not all(math.isfinite(c) for c in req.goal):
         raise PlanRequestError(f'goal {req.goal!r}: expected two finite numbers')
     ground = terrain(req.world)
@@ -107,7 +110,8 @@ def make_plan(req: PlanRequest, warm: Solution | None = None) -> tuple[Plan, Sol
                                        f'{ground.extent[0]:g}..{ground.extent[1]:g}, y '
                                        f'{ground.extent[2]:g}..{ground.extent[3]:g} m)')
     schedule = make_schedule(req.gait, req.duration)
-    options = NlpOptions(optimize_phases=req.optimize_phases, hessian=req.hessian)
+    options = NlpOptions(optimize_phases=req.optimize_phases, hessian=req.hessian,
+                         swing_speed=req.swing_speed)
     task = Task(goal=tuple(map(float, req.goal)), gravity=req.gravity_value(ground), mu=req.mu,
                 base_bounds=BaseBounds.straight_walk() if req.straight else None)
     sol = planner(options).solve(model, schedule, ground, task, warm=warm,

@@ -132,7 +132,7 @@ def _tracking_section(s: dict) -> list[str]:
            'During the plan (plan time 0..T). Joint errors against the planned angles as the '
            'plan_tracker computes them (at each 500 Hz tick, the last joint state delivered '
            'before it; the worst joint RMS and the max equal summary.json\'s '
-           '`joint_rms_error_rad`, `joint_max_error_rad`); "at equal stamps" pairs each 100 Hz '
+           '`joint_rms_error_rad`, `joint_max_error_rad`); "at equal stamps" pairs each '
            'joint state with the plan at its own time. Base xy error: ground-truth odometry '
            'against the plan at the same plan time. Accelerations '
            'from the IMU at '

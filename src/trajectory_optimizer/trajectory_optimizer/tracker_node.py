@@ -8,9 +8,12 @@ the plan at ``playback_speed``, then a hold of its last pose.
 
 Base feedback (issue 11; the go1_trot_* scenarios turn it on): ``base_feedback`` moves the stance
 legs' targets so the base returns to the plan (``tracking.StanceShift``, from
-``/<robot>/odometry/ground_truth``), ``swing_warp`` makes the commanded swings leave and meet the
-ground vertically (``tracking.reshape_swings``). The defaults (false, 0) are the thesis' open
-loop, which other scenarios (go1_trot_udp) track unchanged.
+``/<robot>/odometry/ground_truth``), ``swing_warp`` re-times the commanded swings so that they leave
+and meet the ground vertically (``tracking.reshape_swings``; no longer needed since the planner's
+swings lift before they move, so the scenarios keep 0), ``command_lead_s`` sends the PD targets
+(q, dq) that far ahead of the plan's clock (the joints follow their targets ~10 ms late; the
+feed-forward torques stay on time). The defaults (false, 0, 0) are the thesis' open loop, which
+other scenarios (go1_trot_udp) track unchanged.
 
 Metrics (summary.json): the plan's status, gravity and solve time; during the plan (R5.5) the
 joint error at each tick against the plan's joint angles (``joint_rms_error_rad``, worst joint;
@@ -59,6 +62,13 @@ class PlanTracker(Node):
         self.speed = d('playback_speed', 1.0).value
         self.ramp_s = d('ramp_s', 2.0).value
         self.stand = list(d('stand_pose', [0.0, 0.67, -1.3]).value)       # spec §2.2
+        # R5.4's last ramp, to lying down, after the plan ('' : hold the plan's last pose). The
+        # spec gives no lying angles: ours fold each leg within its limits (calf -2.818 rad)
+        self.end = d('end', '').value
+        self.lie = list(d('lie_pose', [0.0, 1.2, -2.7]).value)
+        if self.end not in ('', 'lie'):
+            raise ValueError(f"plan_tracker: parameter end = {self.end!r}: expected '' (hold) "
+                             "or 'lie'")
         self.kp = list(d('kp', [100.0, 300.0, 300.0]).value)              # robot_control.yaml
         self.kd = list(d('kd', [5.0, 8.0, 8.0]).value)                    # (spec §2.4)
         self.foot_radius = d('foot_radius', 0.02).value
@@ -69,17 +79,22 @@ class PlanTracker(Node):
         self.shift_limit = d('shift_limit', 0.05).value  # m, largest shift of a stance
         self.swing_warp = d('swing_warp', 0.0).value     # 0..1
         self.swing_lift = d('swing_lift', 0.0).value     # m, extra mid-swing height
+        # s: PD targets (q, dq) this far ahead of the plan's clock, tau_ff on time (the joints
+        # follow their targets ~10 ms late on the recorded runs: lag compensation)
+        self.lead_s = d('command_lead_s', 0.0).value
         for name, value in (('rate', self.rate), ('playback_speed', self.speed)):
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f'plan_tracker: parameter {name} = {value}: expected > 0')
-        for name, value in (('stand_pose', self.stand), ('kp', self.kp), ('kd', self.kd)):
+        for name, value in (('stand_pose', self.stand), ('lie_pose', self.lie), ('kp', self.kp),
+                            ('kd', self.kd)):
             if len(value) != 3:
                 raise ValueError(f'plan_tracker: parameter {name}: expected 3 values '
                                  f'(hip, thigh, calf), got {len(value)}')
         for name, value, low, high in (('shift_gain', self.shift_gain, 0.0, 2.0),
                                        ('shift_limit', self.shift_limit, 0.0, 0.2),
                                        ('swing_warp', self.swing_warp, 0.0, 1.0),
-                                       ('swing_lift', self.swing_lift, 0.0, 0.1)):
+                                       ('swing_lift', self.swing_lift, 0.0, 0.1),
+                                       ('command_lead_s', self.lead_s, 0.0, 0.05)):
             if not (math.isfinite(value) and low <= value <= high):
                 raise ValueError(f'plan_tracker: parameter {name} = {value}: expected '
                                  f'{low} .. {high}')
@@ -148,8 +163,10 @@ class PlanTracker(Node):
                                   self.swing_lift)
             q_plan, _, _ = plan_to_joints(kin, p['t'], p['base_pos'], p['base_euler'], feet,
                                           p['foot_force'], stand)
+        lie = (np.array([self.lie[LEG_JOINTS.index(_kind(j))] for j in joints])
+               if self.end == 'lie' else None)
         self.trajectory = JointTrajectory(q_now, [stand], self.ramp_s, p['t'], q_plan, tau_plan,
-                                          self.speed)
+                                          self.speed, end=lie)
         self.sampler = PlanSampler(p)
         self.slip = SlipMeter(len(model.feet), self.foot_radius)
         if self.base_feedback:
@@ -193,7 +210,11 @@ class PlanTracker(Node):
         if self.t0_ns is None:
             self.t0_ns = now
         sample = self.trajectory.at((now - self.t0_ns) * 1e-9)
-        q = sample.q
+        q, dq = sample.q, sample.dq
+        target = sample  # the PD targets' sample: ``command_lead_s`` ahead while tracking
+        if self.lead_s > 0 and sample.phase == 'track':
+            target = self.trajectory.at((now - self.t0_ns) * 1e-9 + self.lead_s)
+            q, dq = target.q, target.dq
         if sample.phase == 'track' and self.q_measured is not None:
             # R5.5 per tick: the newest joint state against the plan's angles (what the
             # commands would be without base feedback and swing shaping)
@@ -208,10 +229,14 @@ class PlanTracker(Node):
                 self.slip.update(*self.kin.foot_poses(*self.base_pose, self.q_measured),
                                  plan.contact, plan.foot_pos[:, 2])
             if self.shifter is not None:  # also in the hold: the last stance keeps its shift
+                if target is not sample:
+                    plan_t = (target.plan_time if target.phase == 'track'
+                              else float(self.sampler.t[-1]))
+                    plan = self.sampler.at(plan_t)
                 q, _ = self.shifter.targets(plan, plan_t, q, *self.base_pose)
         self.sent_log.append((now, q))
         self.pub.publish(JointPDCommand(name=self.joints, position=q.tolist(),
-                                        velocity=sample.dq.tolist(), effort=sample.tau.tolist(),
+                                        velocity=dq.tolist(), effort=sample.tau.tolist(),
                                         kp=self.kp_joint.tolist(), kd=self.kd_joint.tolist()))
         self.sent += 1
 
@@ -222,7 +247,8 @@ class PlanTracker(Node):
                'gravity': float(p['gravity']), 'solve_time_s': float(p['solve_time_s']),
                'iterations': int(p['iterations']), 'commands': self.sent,
                'ik_error_m': self.ik_error, 'base_feedback': self.base_feedback,
-               'swing_warp': float(self.swing_warp), 'playback_speed': float(self.speed)}
+               'swing_warp': float(self.swing_warp), 'playback_speed': float(self.speed),
+               'command_lead_s': float(self.lead_s)}
         if self.errors:
             e = np.array(self.errors)
             rms = np.sqrt((e ** 2).mean(axis=0))

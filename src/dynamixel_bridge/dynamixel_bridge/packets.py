@@ -28,3 +28,21 @@ class Garbage:
         head = self.raw[:16].hex(' ')
         more = ' ...' if len(self.raw) > 16 else ''
         return f'{self.reason}{who} ({len(self.raw)} bytes: {head}{more})'
+
+
+class StreamDecoder:
+    """The byte buffer of a streaming packet decoder (protocol1/protocol2.Decoder): bytes wait
+    in it until a packet completes; ``flush()`` gives up on a partial one."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    @property
+    def pending(self) -> int:
+        return len(self._buf)
+
+    def flush(self) -> list[Garbage]:
+        out = [Garbage(bytes(self._buf), 'incomplete packet (no more bytes came)')] \
+            if self._buf else []
+        self._buf.clear()
+        return out

@@ -5,7 +5,7 @@ python/src/dynamixel_sdk/protocol1_packet_handler.py.
 No ROS imports: the emulator, the bridge's tests and the fuzz test use it directly."""
 from __future__ import annotations
 
-from .packets import Garbage, Packet
+from .packets import Garbage, Packet, StreamDecoder
 
 HEADER = b'\xff\xff'
 MAX_PACKET = 250  # bytes, header to checksum (TXPACKET_MAX_LEN / RXPACKET_MAX_LEN)
@@ -29,23 +29,10 @@ def status(dxl_id: int, error: int, params: bytes | bytearray = b'') -> bytes:
     return encode(dxl_id, error, params)
 
 
-class Decoder:
+class Decoder(StreamDecoder):
     """Streaming decoder: ``feed(bytes)`` returns the packets (and dropped garbage) completed so
     far; a partial packet waits for more bytes (``pending``), ``flush()`` drops it. Each byte is
     examined a bounded number of times, so no input can make it loop."""
-
-    def __init__(self) -> None:
-        self._buf = bytearray()
-
-    @property
-    def pending(self) -> int:
-        return len(self._buf)
-
-    def flush(self) -> list[Garbage]:
-        out = [Garbage(bytes(self._buf), 'incomplete packet (no more bytes came)')] \
-            if self._buf else []
-        self._buf.clear()
-        return out
 
     def feed(self, data: bytes | bytearray) -> list[Packet | Garbage]:
         buf = self._buf

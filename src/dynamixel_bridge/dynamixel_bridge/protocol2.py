@@ -8,7 +8,7 @@ No ROS imports."""
 from __future__ import annotations
 
 from .instructions import STATUS
-from .packets import Garbage, Packet
+from .packets import Garbage, Packet, StreamDecoder
 
 HEADER = b'\xff\xff\xfd'
 MAX_PACKET = 1024  # bytes (TXPACKET_MAX_LEN / RXPACKET_MAX_LEN)
@@ -57,22 +57,9 @@ def status(dxl_id: int, error: int, params: bytes | bytearray = b'') -> bytes:
     return encode(dxl_id, STATUS, bytes([error & 0xFF]) + bytes(params))
 
 
-class Decoder:
+class Decoder(StreamDecoder):
     """Streaming decoder, as protocol1.Decoder: ``feed`` returns completed packets (unstuffed)
     and dropped garbage; every byte is examined a bounded number of times."""
-
-    def __init__(self) -> None:
-        self._buf = bytearray()
-
-    @property
-    def pending(self) -> int:
-        return len(self._buf)
-
-    def flush(self) -> list[Garbage]:
-        out = [Garbage(bytes(self._buf), 'incomplete packet (no more bytes came)')] \
-            if self._buf else []
-        self._buf.clear()
-        return out
 
     def feed(self, data: bytes | bytearray) -> list[Packet | Garbage]:
         buf = self._buf

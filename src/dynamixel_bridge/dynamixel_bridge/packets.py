@@ -46,3 +46,20 @@ class StreamDecoder:
             if self._buf else []
         self._buf.clear()
         return out
+
+    def _skip_to_header(self, header: bytes, out: list) -> bool:
+        """Drop the bytes before the next ``header`` into ``out`` as garbage; False when no
+        header starts in the buffer (a tail that may begin one, e.g. FF, is kept for later)."""
+        buf = self._buf
+        start = buf.find(header)
+        if start < 0:
+            keep = next((n for n in range(len(header) - 1, 0, -1)
+                         if buf.endswith(header[:n])), 0)
+            if len(buf) > keep:
+                out.append(Garbage(bytes(buf[:len(buf) - keep]), 'bytes outside a packet'))
+            del buf[:len(buf) - keep]
+            return False
+        if start:
+            out.append(Garbage(bytes(buf[:start]), 'bytes outside a packet'))
+            del buf[:start]
+        return True

@@ -39,16 +39,8 @@ class Decoder(StreamDecoder):
         buf += data
         out: list[Packet | Garbage] = []
         while buf:
-            start = buf.find(HEADER)
-            if start < 0:  # keep a trailing FF: it may start the next header
-                keep = 1 if buf[-1] == 0xFF else 0
-                if len(buf) > keep:
-                    out.append(Garbage(bytes(buf[:len(buf) - keep]), 'bytes outside a packet'))
-                del buf[:len(buf) - keep]
+            if not self._skip_to_header(HEADER, out):
                 break
-            if start:
-                out.append(Garbage(bytes(buf[:start]), 'bytes outside a packet'))
-                del buf[:start]
             if len(buf) < 4:
                 break
             if buf[2] == 0xFF:  # FF FF FF: the first FF was noise or padding

@@ -66,16 +66,8 @@ class Decoder(StreamDecoder):
         buf += data
         out: list[Packet | Garbage] = []
         while buf:
-            start = buf.find(HEADER)
-            if start < 0:  # keep a tail that may start the next header (FF or FF FF)
-                keep = 2 if buf[-2:] == b'\xff\xff' else 1 if buf[-1:] == b'\xff' else 0
-                if len(buf) > keep:
-                    out.append(Garbage(bytes(buf[:len(buf) - keep]), 'bytes outside a packet'))
-                del buf[:len(buf) - keep]
+            if not self._skip_to_header(HEADER, out):
                 break
-            if start:
-                out.append(Garbage(bytes(buf[:start]), 'bytes outside a packet'))
-                del buf[:start]
             if len(buf) < 7:
                 break
             if buf[3] != 0:  # reserved byte; FF FF FD FD is stuffed data, not a header

@@ -63,11 +63,8 @@ class RoboboRemote(rclpy.node.Node):
         self.create_subscription(OrientationEuler, f'{ns}/orientation_euler', self._on_euler, 10)
         self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
         self.server = WsServer(p['host'], rrap.robot_port(p['robot_id']), 'robobo_remote')
-        try:
-            self.server.start()
-        except OSError as exc:
-            raise OSError(f'{exc}; another server for robobopy robot id {p["robot_id"]}? '
-                          'choose another id: --set robobo_remote.robot_id=N') from None
+        self.server.start(hint=f'another server for robobopy robot id {p["robot_id"]}? choose '
+                               'another id: --set robobo_remote.robot_id=N')
         self.get_logger().info(f"robot '{p['robot']}' (robobopy robot_id {p['robot_id']}) on "
                                f'ws://{p["host"]}:{self.server.port}')
         self.create_timer(1.0 / p['poll_rate'], self._poll)

@@ -44,11 +44,8 @@ class RoboboSimRemote(rclpy.node.Node):
         self.api_resets = [self.create_client(Empty, f'/{r}/api_reset') for r in self.robots]
         self.set_pose = self.create_client(SetModelPose, '/sim/set_pose')
         self.server = WsServer(p['host'], p['port'], 'robobo_sim_remote')
-        try:
-            self.server.start()
-        except OSError as exc:
-            raise OSError(f'{exc}; RoboboSim or another robozoo run holds it (robobosim has no '
-                          'port argument)') from None
+        self.server.start(hint='RoboboSim or another robozoo run holds it (robobosim has no '
+                               'port argument)')
         self.get_logger().info(f'RoboboSim extras on ws://{p["host"]}:{self.server.port} '
                                f"(robots {', '.join(self.robots)})")
         self.create_timer(1.0 / p['poll_rate'], self._poll)

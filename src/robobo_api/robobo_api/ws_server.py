@@ -31,8 +31,9 @@ class WsServer:
         self._started = threading.Event()
         self._error: BaseException | None = None
 
-    def start(self, timeout: float = 5.0) -> None:
-        """Listen; raises OSError naming the port when it cannot (e.g. already in use)."""
+    def start(self, timeout: float = 5.0, hint: str = '') -> None:
+        """Listen; raises OSError naming the port when it cannot (e.g. already in use), followed
+        by ``hint`` (what the user can do about it)."""
         self._thread = threading.Thread(target=self._run, name=f'{self.name}:{self.port}',
                                         daemon=True)
         self._thread.start()
@@ -40,7 +41,7 @@ class WsServer:
             raise OSError(f'{self.name}: websocket server on {self.host}:{self.port} did not start')
         if self._error is not None:
             raise OSError(f'{self.name}: cannot listen on {self.host}:{self.port} '
-                          f'({self._error})') from self._error
+                          f'({self._error})' + (f'; {hint}' if hint else '')) from None
 
     def send(self, conn_id: int | None, text: str) -> None:
         """Queue ``text`` for one connection (None: all); safe from any thread."""

@@ -1,4 +1,6 @@
-"""`ros2 launch launch/go1_trot_mars.launch.py`: the go1_trot_mars scenario under ROS 2 + Gazebo."""
+"""`ros2 launch zoo_bringup go1_trot_mars.launch.py [backend:=gazebo]`: the go1_trot_mars scenario
+under ROS 2, MuJoCo physics by default (Gazebo Harmonic with backend:=gazebo);
+`set:=node.param=value;...` overrides parameters."""
 from zoo_bringup.ros_launch import scenario_launch_description
 
 

@@ -1,4 +1,6 @@
-"""`ros2 launch launch/hoap2_navigation_slalom.launch.py`: the scenario under ROS 2."""
+"""`ros2 launch zoo_bringup hoap2_navigation_slalom.launch.py [backend:=gazebo]`: the
+hoap2_navigation_slalom scenario under ROS 2, MuJoCo physics by default (Gazebo Harmonic with
+backend:=gazebo); `set:=node.param=value;...` overrides parameters."""
 from zoo_bringup.ros_launch import scenario_launch_description
 
 

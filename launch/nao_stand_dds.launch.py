@@ -1,4 +1,6 @@
-"""`ros2 launch launch/nao_stand_dds.launch.py`: the nao_stand_dds scenario under ROS 2 + Gazebo."""
+"""`ros2 launch zoo_bringup nao_stand_dds.launch.py [backend:=gazebo]`: the nao_stand_dds scenario
+under ROS 2, MuJoCo physics by default (Gazebo Harmonic with backend:=gazebo);
+`set:=node.param=value;...` overrides parameters."""
 from zoo_bringup.ros_launch import scenario_launch_description
 
 

@@ -1,4 +1,6 @@
-"""`ros2 launch launch/robobo_remote.launch.py`: the robobo_remote scenario under ROS 2 + Gazebo."""
+"""`ros2 launch zoo_bringup robobo_remote.launch.py [backend:=gazebo]`: the robobo_remote scenario
+under ROS 2, MuJoCo physics by default (Gazebo Harmonic with backend:=gazebo);
+`set:=node.param=value;...` overrides parameters."""
 from zoo_bringup.ros_launch import scenario_launch_description
 
 

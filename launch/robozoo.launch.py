@@ -1,4 +1,5 @@
-"""`ros2 launch launch/robozoo.launch.py scenario:=<name> [backend:=gazebo|mujoco] [set:=n.p=v;...]`"""
+"""`ros2 launch zoo_bringup robozoo.launch.py scenario:=<name or .yaml path>
+[backend:=mujoco|gazebo] [set:=node.param=value;...]`: any scenario under ROS 2."""
 from zoo_bringup.ros_launch import scenario_launch_description
 
 

@@ -1,4 +1,6 @@
-"""`ros2 launch launch/snake_stand.launch.py`: the snake_stand scenario under ROS 2 + Gazebo."""
+"""`ros2 launch zoo_bringup snake_stand.launch.py [backend:=gazebo]`: the snake_stand scenario
+under ROS 2, MuJoCo physics by default (Gazebo Harmonic with backend:=gazebo);
+`set:=node.param=value;...` overrides parameters."""
 from zoo_bringup.ros_launch import scenario_launch_description
 
 

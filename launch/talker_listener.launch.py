@@ -1,4 +1,5 @@
-"""`ros2 launch launch/talker_listener.launch.py`: the talker_listener scenario under ROS 2."""
+"""`ros2 launch zoo_bringup talker_listener.launch.py`: the talker_listener scenario under ROS 2
+(no simulator: wall-clock time); `set:=node.param=value;...` overrides parameters."""
 from zoo_bringup.ros_launch import scenario_launch_description
 
 

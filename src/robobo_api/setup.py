@@ -24,6 +24,7 @@ setup(
             'robobo_remote = robobo_api.remote_server:main',
             'robobo_sim_remote = robobo_api.sim_server:main',
             'global_test = robobo_api.global_test_ros:main',
+            'global_test_judge = robobo_api.global_test_judge:main',
         ],
         'robozoo.nodes': [
             'robobo_api/robobo_api = robobo_api.api_node:RoboboApi',

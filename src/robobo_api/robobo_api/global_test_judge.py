@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from zoo_runtime import rclpy
+from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 
 WALLS = ('wall_north', 'wall_south', 'wall_east', 'wall_west')  # worlds/robobo_arena.sdf
@@ -110,3 +111,7 @@ class GlobalTestJudge(rclpy.node.Node):
                                                                     self.pose],
                 'gap_cm': round(gap * 100, 2), 'facing_deg': round(facing, 2),
                 'reached': gap <= REACH_GAP and facing <= FACING_DEG}
+
+
+def main(args=None) -> None:
+    spin_node(GlobalTestJudge, args)

@@ -1,5 +1,6 @@
-"""The ROS 2 launch files, checked as far as this machine allows: `launch`/`launch_ros` are replaced
-by recording fakes at the very edge, so what is tested is our file -> Node(...) arguments."""
+"""The ROS 2 launch files in CI: `launch`/`launch_ros` are replaced by recording fakes at the very
+edge, so what is tested is our file -> Node(...) arguments. The same files through the upstream
+Jazzy launch/launch_ros sources: test_launch_upstream.py, run by tools/check_launch_upstream.sh."""
 import importlib.util
 import sys
 import types
@@ -67,10 +68,12 @@ def test_generic_launch_file_requires_a_scenario_argument(fake_launch):
     assert declared['backend']['default_value'] == 'mujoco'
 
 
-def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge():
+def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge(monkeypatch, tmp_path):
     """Issue 16 items 3 and 7: model://ground_plane resolves in Gazebo, and the bridge YAML is
     used: one parameter_bridge with the gz sensors, GZ_TO_ROS only."""
+    import tempfile
     import yaml
+    monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))   # the bridge YAML goes there
     from zoo_bringup.ros_launch import launch_plan
     plan = launch_plan('nao_walk', [], 'gazebo')
     paths = plan.env['GZ_SIM_RESOURCE_PATH'].split(':')
@@ -84,6 +87,22 @@ def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge():
         {'/nao/imu', '/nao/contacts/l_ankle', '/nao/contacts/r_ankle'}
     assert {e['direction'] for e in entries} == {'GZ_TO_ROS'}
     assert launch_plan('nao_walk', []).env == {}  # mujoco: nothing of Gazebo
+
+
+def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeypatch, tmp_path):
+    """Real launch (3.4.3) that fails on a missing package midway exits leaving the processes it
+    had started running (tools/check_launch_upstream.sh): the launch glue checks every node's
+    package first, and names the missing one."""
+    import tempfile
+    from zoo_bringup.scenario import installed_share
+    if installed_share('ros_gz_bridge') is not None:
+        pytest.skip('ros_gz_bridge is installed here')
+    monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))
+    actions = _load(workspace_root() / 'launch' / 'nao_walk.launch.py')
+    opaque = [a for a in actions if 'function' in a.kwargs][0]
+    with pytest.raises(RuntimeError, match='backend:=gazebo needs ros_gz_bridge, which is not '
+                       'installed in AMENT_PREFIX_PATH'):
+        opaque.kwargs['function']({'scenario': 'nao_walk', 'set': '', 'backend': 'gazebo'})
 
 
 def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
@@ -106,3 +125,23 @@ def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
     assert '/share/zoo_sim/worlds/' in str(world)
     ground = resources.resolve_uri('model://ground_plane', world.parent, 'test')
     assert (ground / 'model.sdf').is_file()
+
+
+def test_every_scenario_node_has_an_executable_where_launch_ros_looks():
+    """`ros2 launch` starts a node through launch_ros's ExecutableInPackage, which runs
+    ``<prefix of package>/lib/<package>/<executable>`` (upstream ros2/launch_ros 0.26.6
+    launch_ros/substitutions/executable_in_package.py): a node registered only for the embedded
+    runner (entry point group robozoo.nodes) fails there (found by
+    tools/check_launch_upstream.sh)."""
+    import os
+    import zoo_bringup.scenario as scenario
+    from zoo_bringup.ros_launch import launch_plan
+    missing = []
+    for name in scenario.list_scenarios():
+        for node in launch_plan(name, []).nodes:
+            share = scenario.installed_share(node.package)
+            exe = share and share.parent.parent / 'lib' / node.package / node.executable
+            if not (exe and exe.is_file() and os.access(exe, os.X_OK)):
+                missing.append(f'{name}: {node.package}/{node.executable}')
+    assert missing == [], 'not installed as an executable (setup.py console_scripts): ' + \
+        ', '.join(missing)

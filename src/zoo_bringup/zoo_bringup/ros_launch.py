@@ -83,6 +83,21 @@ def _contact_links(robot) -> list[str]:
     return list(default_sensor_links(spec, desc, base)[1])
 
 
+_APT = {'ros_gz_bridge': 'ros-jazzy-ros-gz-bridge'}
+
+
+def _check_packages_installed(plan: LaunchPlan) -> None:
+    """Every node's package is found before any node starts: launch (3.4.3) that fails on a
+    missing package midway exits without stopping the processes it already started."""
+    from .scenario import installed_share
+    for n in plan.nodes:
+        if installed_share(n.package) is None:
+            need = 'backend:=gazebo needs' if n.package in _APT else f'node {n.name} needs'
+            hint = f' (sudo apt install {_APT[n.package]})' if n.package in _APT else ''
+            raise RuntimeError(f'{need} {n.package}, which is not installed in '
+                               f'AMENT_PREFIX_PATH{hint}')
+
+
 def scenario_launch_description(default_scenario: str | None = None):
     """A LaunchDescription with arguments ``scenario``, ``backend`` (mujoco | gazebo) and ``set``
     (overrides ``node.param=value`` separated by ``;``)."""
@@ -95,6 +110,7 @@ def scenario_launch_description(default_scenario: str | None = None):
         cfg = {k: LaunchConfiguration(k).perform(context) for k in ('scenario', 'set', 'backend')}
         plan = launch_plan(cfg['scenario'], [s for s in cfg['set'].split(';') if s],
                            cfg['backend'])
+        _check_packages_installed(plan)
         env = [AppendEnvironmentVariable(k, v) for k, v in plan.env.items() if v]
         return env + [Node(package=n.package, executable=n.executable, name=n.name,
                            namespace=n.namespace, parameters=n.parameters,

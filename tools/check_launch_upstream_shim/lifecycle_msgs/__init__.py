@@ -1,0 +1,1 @@
+"""Stand-in (import only), see tools/check_launch_upstream_shim/README.md."""

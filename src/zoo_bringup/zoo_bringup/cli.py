@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
                      help='write PNG plots (base trajectory, leg joints) of this run into the '
                      'output folder (records the default topics when --record is not given)')
     run.add_argument('--quiet', action='store_true', help='no progress bar')
+    run.add_argument('--processes', action='store_true',
+                     help='every node but the simulator in a process of its own, topics on '
+                     'Cyclone DDS (ROS 2 names; domain $ROS_DOMAIN_ID), one lockstep sim time')
     for name, (_, helptext) in DELEGATED.items():
         sub.add_parser(name, help=helptext, add_help=False)
     return p
@@ -137,7 +140,8 @@ def _cmd_run(args) -> int:
         summary = run_scenario(sc, duration=duration, seed=args.seed, record=record, output=output,
                                real_time_factor=args.real_time_factor, on_progress=bar.update,
                                viewer=args.viewer, snapshot=args.snapshot, record_limits=limits,
-                               live=live, on_live=lambda server: _tell_live(server, sc))
+                               live=live, on_live=lambda server: _tell_live(server, sc),
+                               processes=args.processes)
     print(format_summary(summary, output))
     for warning in summary.get('warnings', []):
         print(f'robozoo: warning: {warning}', file=sys.stderr)

@@ -23,7 +23,7 @@ class ScenarioRun:
     def __init__(self, sc: Scenario, *, seed: int | None = None, record: bool | list[str] = False,
                  output: Path | None = None, real_time_factor: float | None = None,
                  record_limits: dict | None = None, live: dict | None = None):
-        from zoo_runtime.embedded import executors, parameter
+        from zoo_runtime.embedded import parameter
         import zoo_runtime.embedded as rclpy
 
         self.scenario = sc
@@ -39,8 +39,7 @@ class ScenarioRun:
         rclpy.init(args=[], context=self.context)
         rtf = sc.physics.get('real_time_factor', 0.0) if real_time_factor is None else real_time_factor
         step_ns = int(round(float(sc.physics.get('step', DEFAULT_STEP)) * 1e9))
-        self.executor = executors.LockstepExecutor(context=self.context, step_ns=step_ns,
-                                                   real_time_factor=float(rtf))
+        self.executor = self._make_executor(step_ns, float(rtf))
         self.nodes: dict[str, Any] = {}
         # the robots' metrics as published on /<robot>/metrics (zoo_sim.metrics), kept as they
         # are published: summary.json's robots are these messages
@@ -53,6 +52,8 @@ class ScenarioRun:
                 from zoo_live import LiveServer
                 self.live = LiveServer(self.context, **live)
             for spec in node_specs(sc, use_sim_time=True):
+                if not self._builds_here(spec):
+                    continue
                 if spec.name == 'sim':
                     spec.parameters.setdefault('real_time_factor', float(rtf))
                     spec.parameters.setdefault('seed', int(self.seed))  # sensor noise
@@ -60,6 +61,7 @@ class ScenarioRun:
                 physics = getattr(node, 'lockstep_physics', None)
                 if physics is not None:
                     self.executor.set_physics(physics)
+            self._nodes_started(record)
             self.recorder = None
             if record:
                 self._start_recorder(record)
@@ -68,6 +70,19 @@ class ScenarioRun:
         except BaseException:
             self.close()
             raise
+
+    # hooks of the multi-process run (processes.py): which nodes live in this process, its
+    # executor, and what follows once they are built
+    def _builds_here(self, spec: NodeSpec) -> bool:
+        return True
+
+    def _make_executor(self, step_ns: int, rtf: float):
+        from zoo_runtime.embedded import executors
+        return executors.LockstepExecutor(context=self.context, step_ns=step_ns,
+                                          real_time_factor=rtf)
+
+    def _nodes_started(self, record: bool | list[str]) -> None:
+        pass
 
     def _start_node(self, spec: NodeSpec, parameter) -> Any:
         """Create one node; a parameter it rejects or does not declare is an error that names
@@ -251,26 +266,35 @@ class ScenarioRun:
         self.close()
 
 
+class RunStopped(RuntimeError):
+    """A part of the run ended it early (a node's process died): the outputs describe the run up
+    to there, then the CLI reports it as an error."""
+
+
 def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | None = None,
                  record: bool | list[str] = False, output: Path | None = None,
                  real_time_factor: float | None = None,
                  on_progress: Callable[[float], None] | None = None, viewer: bool = False,
                  snapshot: bool = False, record_limits: dict | None = None,
                  live: dict | None = None,
-                 on_live: Callable[[Any], None] | None = None) -> dict:
+                 on_live: Callable[[Any], None] | None = None, processes: bool = False) -> dict:
     """Run, write ``output/summary.json`` (when an output directory is given), return the summary.
     ``viewer`` follows the run in MuJoCo's passive viewer (paced at real time unless a factor is
     given); ``snapshot`` renders ``output/snapshot.png`` of the final state. ``live`` (port, host)
     serves the run to Foxglove (zoo_live; real-time paced unless a factor is given) and hands the
-    server to ``on_live`` before the run starts.
+    server to ``on_live`` before the run starts. ``processes``: every node but the simulator in a
+    process of its own, topics between them on DDS (processes.py).
 
-    Interrupted (KeyboardInterrupt, which the CLI also raises for SIGTERM): the bag is closed,
-    summary.json describes the run up to there with ``interrupted`` set, and the interrupt is
-    re-raised."""
+    Interrupted (KeyboardInterrupt, which the CLI also raises for SIGTERM, or RunStopped): the
+    bag is closed, summary.json describes the run up to there with ``interrupted`` set, and the
+    interrupt is re-raised."""
     if (viewer or live is not None) and real_time_factor is None:
         real_time_factor = 1.0
-    run = ScenarioRun(sc, seed=seed, record=record, output=output,
-                      real_time_factor=real_time_factor, record_limits=record_limits, live=live)
+    run_class = ScenarioRun
+    if processes:
+        from .processes import ProcessScenarioRun as run_class
+    run = run_class(sc, seed=seed, record=record, output=output,
+                    real_time_factor=real_time_factor, record_limits=record_limits, live=live)
     handle = None
     interrupt: BaseException | None = None
     try:
@@ -283,7 +307,7 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
             handle = open_viewer(run.physics)
         try:
             run.run(duration, on_progress)
-        except KeyboardInterrupt as exc:
+        except (KeyboardInterrupt, RunStopped) as exc:
             interrupt = exc
         summary = run.summary(run.wall_time)  # before close: nodes report while alive
         if output is not None:

@@ -50,6 +50,28 @@ def _make(type_name: str) -> type[IdlStruct]:
     return cls
 
 
+def service_struct(srv_type: str, part: str) -> type[IdlStruct]:
+    """The IdlStruct of a service request or response as rmw_cyclonedds puts it on the wire:
+    ``pkg::srv::dds_::T_Request_`` led by its request header (the client's 8-byte id and a
+    sequence number, ``cdds_request_header_t`` in rmw_cyclonedds' serdata.hpp), then the
+    fields of ``pkg/srv/T_Request`` (or ``_Response``)."""
+    key = f'{srv_type}_{part}'
+    cls = _cache.get(key)
+    if cls is not None:
+        return cls
+    with _lock:
+        pkg, _, short = srv_type.split('/')
+        try:
+            _, fields = messages.typestore().fielddefs[key]
+        except KeyError:
+            raise ValueError(f"unknown service type '{srv_type}'") from None
+        members = {'request_header_guid': t.uint64, 'request_header_seq': t.int64}
+        members.update((name, _member(key, name, node)) for name, node in fields)
+        cls = make_idl_struct(f'{short}_{part}_', f'{pkg}.srv.dds_.{short}_{part}_', members)
+        _cache[key] = cls
+        return cls
+
+
 def _member(owner: str, field: str, node: tuple) -> object:
     kind, arg = node
     if kind == Nodetype.BASE:

@@ -42,3 +42,20 @@ def ros_type(dds_name: str) -> str:
     if len(parts) != 4 or parts[2] != 'dds_' or not parts[3].endswith('_'):
         raise ValueError(f"DDS type '{dds_name}' is not a ROS 2 type (pkg::msg::dds_::Type_)")
     return f'{parts[0]}/{parts[1]}/{parts[3][:-1]}'
+
+
+def service_topics(service: str) -> tuple[str, str]:
+    """``/a/b`` -> (``rq/a/bRequest``, ``rr/a/bReply``), the request and reply topics of a
+    service as rmw_cyclonedds and rmw_fastrtps name them."""
+    dds_topic(service)  # validates
+    return f'rq{service}Request', f'rr{service}Reply'
+
+
+def dds_service_type(srv_type: str, part: str) -> str:
+    """(``pkg/srv/T``, ``Request`` or ``Response``) -> ``pkg::srv::dds_::T_Request_``."""
+    parts = srv_type.split('/')
+    if len(parts) != 3 or not all(parts) or parts[1] != 'srv' or part not in ('Request',
+                                                                                'Response'):
+        raise ValueError(f"service type '{srv_type}' {part}: expected pkg/srv/Type, "
+                         'Request or Response')
+    return f'{parts[0]}::srv::dds_::{parts[2]}_{part}_'

@@ -19,7 +19,7 @@ from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 
 from .idl_types import idl_struct
-from .names import dds_topic, dds_type
+from .names import dds_topic
 
 _ANY = SampleState.Any | ViewState.Any | InstanceState.Any
 # Cyclone over loopback only, unicast discovery (no multicast needed): the tests' and
@@ -66,10 +66,13 @@ def pad4(data: bytes) -> bytes:
 
 
 class RawWriter:
-    def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos):
-        self.topic = Topic(dp, dds_topic(ros_topic), idl_struct(type_name), qos=qos)
+    def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos, *,
+                 dds_name: str = '', struct=None):
+        """``dds_name``/``struct``: another DDS topic and type (a service's rq/rr topics)."""
+        self.topic = Topic(dp, dds_name or dds_topic(ros_topic), struct or idl_struct(type_name),
+                           qos=qos)
         self.writer = DataWriter(dp, self.topic, qos)
-        self.type_name = dds_type(type_name)
+        self.type_name = self.topic.typename
         self._ref = self.writer._ref
 
     def write(self, cdr: bytes) -> None:
@@ -82,10 +85,13 @@ class RawWriter:
 
 
 class RawReader:
-    def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos):
-        self.topic = Topic(dp, dds_topic(ros_topic), idl_struct(type_name), qos=qos)
+    def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos, *,
+                 dds_name: str = '', struct=None):
+        """``dds_name``/``struct``: another DDS topic and type (a service's rq/rr topics)."""
+        self.topic = Topic(dp, dds_name or dds_topic(ros_topic), struct or idl_struct(type_name),
+                           qos=qos)
         self.reader = DataReader(dp, self.topic, qos)
-        self.type_name = dds_type(type_name)
+        self.type_name = self.topic.typename
         self._ref = self.reader._ref
 
     def take(self, n: int = 64) -> list[bytes]:

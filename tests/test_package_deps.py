@@ -23,11 +23,14 @@ MODULE_KEYS = {'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'matplotlib': '
                'xacro': 'xacro', 'launch': 'launch', 'launch_ros': 'launch_ros',
                'ament_index_python': 'ament_index_python', 'gz': 'gz_sim_vendor',
                'dynamixel_sdk': 'dynamixel_sdk', 'foxglove': 'python3-foxglove-sdk-pip',
-               'cma': 'python3-cma-pip', 'cyclonedds': 'python3-cyclonedds-pip'}
+               'cma': 'python3-cma-pip', 'cyclonedds': 'python3-cyclonedds-pip',
+               'distributed': 'python3-distributed-pip'}
 # keys known to be missing upstream
-KNOWN_MISSING = {# PyPI only (requirements.txt): rosdep has no key for foxglove-sdk, cma or
-                 # cyclonedds (the Python binding; rosdistro 8468e88 rosdep/python.yaml)
-                 'python3-foxglove-sdk-pip', 'python3-cma-pip', 'python3-cyclonedds-pip'}
+KNOWN_MISSING = {# PyPI only (requirements.txt): rosdep has no key for foxglove-sdk, cma,
+                 # cyclonedds (the Python binding) or dask's distributed (rosdistro 8468e88
+                 # rosdep/python.yaml)
+                 'python3-foxglove-sdk-pip', 'python3-cma-pip', 'python3-cyclonedds-pip',
+                 'python3-distributed-pip'}
 # code that is not the package's runtime: examples run by hand with extra tools (robobopy)
 SKIP_DIRS = {'test', 'examples'}
 PACKAGES = sorted(p.parent for p in (WS / 'src').glob('*/package.xml'))

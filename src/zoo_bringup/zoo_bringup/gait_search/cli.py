@@ -4,6 +4,8 @@
     bin/robozoo search nao_gait_search --budget 400 --workers 1 --out runs/a
     bin/robozoo search nao_gait_search --set walker.duration=1.0 --out runs/short
     bin/robozoo search --evaluator my_pkg.mod:MyEval --out runs/b --strategy grid
+    bin/robozoo search nao_gait_search --engine dask --workers 2       # Dask LocalCluster
+    bin/robozoo search nao_gait_search --cluster tcp://host:8786       # a running Dask cluster
 
 (``python -m zoo_bringup.gait_search ...`` is the same command, with tools/env.sh sourced.)
 
@@ -13,6 +15,11 @@ simulator by the scenario's nodes (``ScenarioEvaluator``), and the search settin
 callable ``evaluate(WalkParams) -> WalkStatistics`` or a class whose no-argument instance is one.
 Paths given here (``--out``, a scenario file) are taken from the current directory; the scenario's
 own ``output`` from the workspace root.
+
+Engines (``--engine``, :mod:`.engines`): ``process`` (the default) walks the candidates in forked
+worker processes; ``dask`` in the workers of a Dask ``LocalCluster`` (``--workers`` processes) or,
+with ``--cluster ADDRESS``, of a running cluster. The journal is the same either way (a search
+may be resumed on the other engine); only this process writes it.
 
 Re-running the same command resumes the search from its journal (``<out>/journal.jsonl``); Ctrl-C
 stops it cleanly (the candidates in flight are finished and recorded). The journal's header holds
@@ -41,6 +48,7 @@ from typing import Any, Sequence
 from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal
 from coupled_wave_gait.search.runner import run_search
 from coupled_wave_gait.search.settings import STRATEGIES, SearchSettings, SettingError
+from .engines import ENGINES
 from .evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator, node_log_level
 
 PROG = 'robozoo search'
@@ -87,21 +95,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _search(a: argparse.Namespace) -> int:
     _check_sources(a)
+    engine = _engine_name(a)
     settings, name, search_node = scenario_or_default_settings(a.scenario, a.overrides)
     settings = _with_flags(settings, a)
     out = _output_dir(a, settings, name)  # before any work
     with node_log_level(None if a.verbose else 'warn'):
-        evaluate, evaluation = _evaluator(a, settings)
+        evaluate, evaluation = _evaluator(a, settings, engine)
         try:
             if a.restart:
                 _restart(out)
-            summary = run_search(settings.make_strategy(), evaluate, out,
-                                 budget=settings.budget or None, workers=settings.worker_count(),
-                                 progress=not a.no_progress and sys.stderr.isatty(),
-                                 accept_pct=settings.accept_pct, evaluation=evaluation,
-                                 legacy_ok=_uses_defaults(a, settings, search_node), note=_note,
-                                 on_ready=lambda: sys.stderr.write(
-                                     getattr(evaluate, 'build_log', '')))
+            if engine != 'process':
+                summary = _engine_search(a, settings, engine, evaluate, evaluation, out,
+                                         search_node)
+            else:
+                summary = run_search(
+                    settings.make_strategy(), evaluate, out, budget=settings.budget or None,
+                    workers=settings.worker_count(),
+                    progress=not a.no_progress and sys.stderr.isatty(),
+                    accept_pct=settings.accept_pct, evaluation=evaluation,
+                    legacy_ok=_uses_defaults(a, settings, search_node), note=_note,
+                    on_ready=lambda: sys.stderr.write(getattr(evaluate, 'build_log', '')))
         finally:
             if isinstance(evaluate, ScenarioEvaluator):
                 evaluate.close()
@@ -111,6 +124,32 @@ def _search(a: argparse.Namespace) -> int:
     json.dump(summary, sys.stdout, indent=2)
     print()
     return 0
+
+
+def _engine_search(a: argparse.Namespace, settings: SearchSettings, engine: str, evaluate,
+                   evaluation: dict, out: Path, search_node: str | None) -> dict:
+    from .distributed import run_engine_search
+    from .engines import make_engine
+
+    return run_engine_search(
+        settings.make_strategy(), evaluate, out,
+        make_engine(engine, settings.worker_count(), a.cluster, quiet=not a.verbose),
+        budget=settings.budget or None, progress=not a.no_progress and sys.stderr.isatty(),
+        accept_pct=settings.accept_pct, evaluation=evaluation,
+        legacy_ok=_uses_defaults(a, settings, search_node), note=_note,
+        on_ready=lambda: sys.stderr.write(getattr(evaluate, 'build_log', '')))
+
+
+def _engine_name(a: argparse.Namespace) -> str:
+    """--engine, dask when only --cluster is given; process with --cluster is refused."""
+    if a.cluster is not None:
+        if a.engine == 'process':
+            raise UsageError(f'--cluster {a.cluster}: needs --engine dask (or no --engine)')
+        if '://' not in a.cluster and ':' not in a.cluster:
+            raise UsageError(f"--cluster {a.cluster}: expected a scheduler address such as "
+                             "'tcp://host:8786'")
+        return 'dask'
+    return a.engine or 'process'
 
 
 # -- arguments ----------------------------------------------------------------------------------
@@ -128,6 +167,12 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument('--key', type=int, help='random-order key of the grid, or seed of CMA-ES')
     ap.add_argument('--budget', type=int, help='evaluate candidates 0 .. budget-1 (0: all)')
     ap.add_argument('--workers', type=int, help='worker processes (default: every core)')
+    ap.add_argument('--engine', choices=ENGINES,
+                    help="where candidates are walked: 'process' (forked workers, the default) "
+                    "or 'dask' (a Dask LocalCluster of --workers processes, or --cluster)")
+    ap.add_argument('--cluster', metavar='ADDRESS',
+                    help="a running Dask scheduler, e.g. tcp://host:8786 (implies --engine dask; "
+                    "its workers walk the candidates)")
     ap.add_argument('--sigma0', type=float, help='CMA-ES initial step (of [0, 1])')
     ap.add_argument('--start', type=float, nargs=10, metavar='P',
                     help='CMA-ES initial mean, param1..param10')
@@ -243,7 +288,8 @@ def _shown(path: Path) -> Path:
 
 
 # -- evaluation ---------------------------------------------------------------------------------
-def _evaluator(a: argparse.Namespace, settings: SearchSettings) -> tuple[Any, dict]:
+def _evaluator(a: argparse.Namespace, settings: SearchSettings, engine: str = 'process'
+               ) -> tuple[Any, dict]:
     """The evaluator and its settings for the journal's header; a scenario's nodes are built
     here, so that a bad parameter is refused before the search starts."""
     if a.scenario is None:
@@ -260,8 +306,8 @@ def _evaluator(a: argparse.Namespace, settings: SearchSettings) -> tuple[Any, di
     except BaseException:
         evaluate.close()
         raise
-    if settings.worker_count() > 1:
-        evaluate.close()  # the workers build their own after the fork
+    if settings.worker_count() > 1 or engine != 'process':
+        evaluate.close()  # the workers build their own (after the fork, or unpickled)
     return evaluate, evaluation
 
 

@@ -1,0 +1,44 @@
+"""The sweep's journal: the search's (coupled_wave_gait.search.journal: a header line, then one
+JSON line per point appended with a single write, a torn last line cut after a kill, a header
+that differs from the run's refused with the first difference named), with sweep records::
+
+    {"header": {"sweep": {"scenario": ..., "duration": ..., "seed": ...,
+                          "parameters": {node.param: value, ...}}}}
+    {"seq": 3, "set": ["sim.gravity=[0.0,0.0,-3.71]", "walker.duration=2.0"], "summary": {...}}
+
+``seq`` numbers the records in the order they were run; a point is known by its ``set`` (the
+``--set`` overrides, in any order), so a grid that grows or changes reuses the points it shares
+with the journal. ``summary`` is what ``robozoo run`` writes to summary.json for that point.
+"""
+from __future__ import annotations
+
+from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal
+
+__all__ = ['JOURNAL_NAME', 'SweepJournal', 'record_problem']
+
+
+class SweepJournal(Journal):
+    def _record(self, raw: bytes, lineno: int, n_values: int | None) -> dict:
+        obj = self._parse_line(raw, lineno)
+        problem = record_problem(obj)
+        if problem:
+            self._fail(lineno, problem)
+        return obj
+
+
+def record_problem(obj) -> str | None:
+    if not isinstance(obj, dict):
+        return f'a JSON {type(obj).__name__}, not a sweep point record'
+    if 'header' in obj:
+        return 'a second header (two journals joined into one?)'
+    missing = [k for k in ('seq', 'set', 'summary') if k not in obj]
+    if missing:
+        return f'a record without {" and ".join(missing)} (keys: {", ".join(obj) or "none"})'
+    seq = obj['seq']
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        return f'a record whose "seq" is {seq!r}, not an integer >= 0'
+    if not (isinstance(obj['set'], list) and all(isinstance(s, str) for s in obj['set'])):
+        return f'point {seq}: "set" is not a list of node.parameter=value strings'
+    if not isinstance(obj['summary'], dict):
+        return f'point {seq}: "summary" is not a mapping'
+    return None

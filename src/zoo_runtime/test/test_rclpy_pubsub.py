@@ -266,3 +266,25 @@ def test_a_publish_observer_counts_as_a_subscriber_of_its_topics():
         assert pub.get_subscription_count() == 0
     finally:
         ctx.try_shutdown()
+
+
+def test_the_subscription_count_follows_the_graph_when_asked_repeatedly():
+    """get_subscription_count is cached between graph changes (nodes ask it before every state
+    message they build): a subscription or publisher appearing or going updates it."""
+    from zoo_runtime.embedded import context as ctx_mod, node as node_mod
+    from zoo_runtime.interfaces.std_msgs.msg import String
+    ctx = ctx_mod.Context()
+    ctx.init(args=[])
+    try:
+        n = node_mod.Node('counting', context=ctx)
+        pub = n.create_publisher(String, '/a', 10)
+        assert [pub.get_subscription_count() for _ in range(3)] == [0, 0, 0]
+        sub = n.create_subscription(String, '/a', lambda msg: None, 10)
+        n.create_subscription(String, '/b', lambda msg: None, 10)  # another topic: no change
+        assert [pub.get_subscription_count() for _ in range(2)] == [1, 1]
+        second = n.create_publisher(String, '/a', 10)
+        assert (pub.get_subscription_count(), second.get_subscription_count()) == (1, 1)
+        n.destroy_subscription(sub)
+        assert pub.get_subscription_count() == second.get_subscription_count() == 0
+    finally:
+        ctx.try_shutdown()

@@ -58,3 +58,47 @@ def test_a_bad_noise_element_is_one_clear_error():
     with pytest.raises(SimConfigError, match=r"sensor\[imu\]/imu/angular_velocity/x/noise: "
                                              r"noise type 'pink': expected gaussian or none"):
         imu_stream(urdf, 0, steps=1)
+
+
+ENCODERS = ('<gazebo reference="base_link"><sensor name="joint_encoders" type="custom">'
+            '<noise type="gaussian_quantized"><mean>0</mean><stddev>{s}</stddev>'
+            '<precision>{p}</precision></noise></sensor></gazebo></robot>')
+
+
+def joint_positions(urdf: str, seed: int, steps: int = 50) -> tuple[np.ndarray, np.ndarray]:
+    """(joint_state positions, exact positions) over ``steps`` steps of the walker, its first
+    joint turning."""
+    ph = MujocoPhysics.create('empty', [RobotSpec('w', urdf=urdf, pose=[0, 0, 0.12, 0, 0, 0])],
+                              seed=seed)
+    ph.command('w', 0, 'velocity', 0.3)
+    seen, exact = [], []
+    for _ in range(steps):
+        ph.advance(1)
+        seen.append(ph.joint_state('w')[0])
+        exact.append(ph.data.qpos[ph.robots['w'].qadr].copy())
+    return np.array(seen), np.array(exact)
+
+
+def test_joint_encoders_quantise_joint_states_and_leave_the_imu_stream_alone():
+    step = 2 * np.pi / 4096  # a 12-bit encoder (the Nao's)
+    urdf = urdf_text('walker.urdf', **{'</robot>': ENCODERS.format(s=0, p=step)})
+    seen, exact = joint_positions(urdf, 1)
+    assert np.array_equal(seen, np.round(exact / step) * step)   # Gazebo's quantisation
+    assert np.abs(seen - exact).max() <= step / 2
+    assert np.ptp(exact[:, 0]) > 5 * step                        # it moved across steps
+    # pure quantisation draws nothing: the IMU noise stream is the same with or without it
+    noisy = noisy_walker().replace('</robot>', ENCODERS.format(s=0, p=step))
+    assert imu_stream(noisy, 3).tobytes() == imu_stream(noisy_walker(), 3).tobytes()
+    # a random encoder noise follows the seed
+    urdf = urdf_text('walker.urdf', **{'</robot>': ENCODERS.format(s=0.001, p=0)})
+    a, b, c = (joint_positions(urdf, s)[0] for s in (4, 4, 5))
+    assert a.tobytes() == b.tobytes() and not np.array_equal(a, c)
+
+
+def test_the_nao_description_declares_its_12_bit_encoders():
+    from zoo_sim.noise import encoder_noise
+    from zoo_sim.urdf_robot import load_description
+    desc = load_description('nao_description')
+    noise = encoder_noise(desc.sensors, desc.source)
+    assert noise.precision == pytest.approx(2 * np.pi / 4096, rel=1e-12)
+    assert not noise.random

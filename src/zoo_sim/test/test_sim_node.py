@@ -85,6 +85,31 @@ def stack():
     s.close()
 
 
+def test_sensors_are_evaluated_for_an_audience_and_never_published_stale(stack):
+    """Without an audience for imu/contacts the backend evaluates no sensor; a subscriber that
+    appears mid-run gets every period's readings from then on, equal bitwise to those of a
+    backend that evaluates its sensors at every call (stepped in the same calls)."""
+    from zoo_sim.mujoco_backend import MujocoPhysics
+    from zoo_sim.mujoco_scene import RobotSpec
+    physics, calls = stack.sim.physics, []
+    inner = physics.advance
+    physics.advance = lambda n: (calls.append(n), inner(n))
+    stack.run(0.3)
+    assert not physics.sensors_fresh  # nobody listened: the steps skipped them
+    imu = stack.record(Imu, '/w/imu')
+    stack.run(0.3)
+    assert len(imu) == 30 and imu[0].header.stamp.nanosec == 310_000_000  # from then on
+    bare = MujocoPhysics.create('empty', [RobotSpec('w', package=PKG, model='walker',
+                                                    pose=[0.0, 0.0, 0.12, 0.0, 0.0, 0.0])])
+    for n in calls:
+        bare.advance(n)
+    _, gyro, acc = bare.imu('w')
+    last = imu[-1]
+    assert [last.angular_velocity.x, last.angular_velocity.y, last.angular_velocity.z,
+            last.linear_acceleration.x, last.linear_acceleration.y,
+            last.linear_acceleration.z] == [*gyro.tolist(), *acc.tolist()]
+
+
 def test_state_topics_come_at_their_rates(stack):
     js = stack.record(JointState, '/w/joint_states')
     odom = stack.record(Odometry, '/w/odometry/ground_truth')

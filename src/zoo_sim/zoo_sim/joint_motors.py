@@ -73,6 +73,14 @@ REFERENCE_SUFFIX = '/reference'  # actuator '<robot>/<joint>/reference': target 
 PD_SUFFIX = '/pd'                # actuator '<robot>/<joint>/pd': kp (q_d - q) - kd dq
 WARM_START_MIN_CHANGE = 1e-6  # rad/s: smaller target changes are not worth a separate step call
 
+# numpy's ufuncs called directly: correct() and impose() run on every step call, and on 25-element
+# arrays numpy's per-call overhead is their cost (clip is one ufunc where maximum + minimum are
+# two; count_nonzero and a ufunc's reduce skip the array methods' dispatch)
+_clip = np._core.umath.clip if hasattr(np, '_core') else np.core.umath.clip
+_largest = np.maximum.reduce
+_abs = np.abs
+_count = np.count_nonzero
+
 
 # -- model building --------------------------------------------------------------------------------
 def add_driver(spec: mujoco.MjSpec) -> None:
@@ -165,13 +173,20 @@ class JointMotors:
         n = len(joints)
         self.velocity_mode = np.ones(n, dtype=bool)
         # per-message fast path: a velocity command is the reference integrator's control
-        self.slots = {'velocity': (d.ctrl, self.reference.tolist(), 1.0),
-                      'effort': (d.ctrl, self.torque.tolist(), 1.0)}
+        # (a memoryview of ctrl: one element stored through it costs half a numpy store)
+        ctrl = memoryview(d.ctrl)
+        self.slots = {'velocity': (ctrl, self.reference.tolist(), 1.0),
+                      'effort': (ctrl, self.torque.tolist(), 1.0)}
         self._friction_tendon = int(mujoco.mjtConstraint.mjCNSTR_FRICTION_TENDON)
         # the same indices for whole-robot reads and writes on the hot path
         self._q, self.dofs, self._act = _fast(self.qadr), _fast(self.dadr), _fast(self.actadr)
         self._ref, self._tau = _fast(self.reference), _fast(self.torque)
         self._coef, self._friction = _fast(self.driver_coef), _fast(self.tendon)
+        # MjModel/MjData arrays, looked up once: each attribute read of the bindings makes a new
+        # numpy view, and correct()/impose() run on every step call
+        self._qpos, self._ctrl, self._actv = d.qpos, d.ctrl, d.act
+        self._wrap = m.wrap_prm
+        self._neg_band = -CORRECTION_BAND
         self.reset()
 
     @property
@@ -196,6 +211,7 @@ class JointMotors:
         self._near_stop = True         # until correct() has looked
         self.correction = np.zeros(n)
         self.imposed = np.zeros(n)     # the velocities the rows impose now
+        self._spare = np.zeros(n)      # impose()'s work buffer (swapped with imposed)
         self.m.wrap_prm[self.driver_coef] = 0.0
         self.m.tendon_frictionloss[self.tendon] = self.force
 
@@ -243,16 +259,20 @@ class JointMotors:
 
     def correct(self) -> None:
         """Slip correction and anti-windup, at fixed steps of sim time."""
-        d = self.d
-        q = d.qpos[self._q]
-        lag = d.act[self._act] - q
-        np.minimum(np.maximum(lag, -CORRECTION_BAND, out=lag), CORRECTION_BAND, out=lag)
+        q = self._qpos[self._q]
+        act = self._actv
+        lag = act[self._act] - q
+        _clip(lag, self._neg_band, CORRECTION_BAND, out=lag)
         if not self._all_velocity:
             lag[~self.velocity_mode] = 0.0
-        d.act[self._act] = q + lag
-        self.correction = lag * (1.0 / CORRECTION_TIME)
+        if self._act.__class__ is slice:
+            np.add(q, lag, out=act[self._act])
+        else:
+            act[self._act] = q + lag
+        lag *= 1.0 / CORRECTION_TIME
+        self.correction = lag
         # can any joint reach a stop before the next correction? (else impose skips the caps)
-        self._near_stop = bool(((q < self._lower_reach) | (q > self._upper_reach)).any())
+        self._near_stop = bool(_count(q < self._lower_reach) or _count(q > self._upper_reach))
 
     def impose(self, steps: int, step: float) -> np.ndarray | None:
         """Set the rows for the next ``steps`` steps; returns the change of imposed velocity
@@ -262,30 +282,36 @@ class JointMotors:
         what reaches the stop at the call's end (the joint then rests on it; the stop itself, a
         MuJoCo limit, holds against everything else). Discrete steps would otherwise carry a fast
         joint up to ``v h`` past it (a Go1 calf at 20 rad/s: 0.02 rad per step)."""
-        d = self.d
+        ctrl = self._ctrl
         if self._all_velocity:
-            v = d.ctrl[self._ref] + self.correction
+            v = np.add(ctrl[self._ref], self.correction, out=self._spare)
         else:
-            tau = d.ctrl[self._tau]
-            v = np.where(self.velocity_mode, d.ctrl[self._ref] + self.correction,
+            tau = ctrl[self._tau]
+            v = np.where(self.velocity_mode, ctrl[self._ref] + self.correction,
                          np.sign(tau) * self.speed)
             self.m.tendon_frictionloss[self._friction] = np.where(
                 self.velocity_mode, self.force,
                 np.where(self.capped & ~self.pd_mode, np.minimum(np.abs(tau), self.force), 0.0))
         if self._near_stop:
-            q = d.qpos[self._q]
+            q = self._qpos[self._q]
             span = 1.0 / (steps * step)
             v = np.minimum(np.maximum(v, np.maximum(self._neg_velocity_limit,
                                                     (self.lower - q) * span)),
                            np.minimum(self.velocity_limit, (self.upper - q) * span))
         else:
-            np.minimum(np.maximum(v, self._neg_velocity_limit, out=v), self.velocity_limit, out=v)
+            _clip(v, self._neg_velocity_limit, self.velocity_limit, out=v)
         change = v - self.imposed
-        if not change.any():
+        largest = _largest(_abs(change)) if len(change) else 0.0
+        if largest == 0.0:  # (NaN is not: it is imposed, as any other change)
             return None
+        if v is self._spare:  # the buffers swap: no array made per call
+            self._spare = self.imposed
         self.imposed = v
-        self.m.wrap_prm[self._coef] = -v
-        return change if np.abs(change).max() > WARM_START_MIN_CHANGE else None
+        if self._coef.__class__ is slice:
+            np.negative(v, out=self._wrap[self._coef])
+        else:
+            self._wrap[self._coef] = -v
+        return change if largest > WARM_START_MIN_CHANGE else None
 
     def effort(self) -> np.ndarray:
         """The motors' torques: the rows' forces (effort-mode rows of zero bound are absent)

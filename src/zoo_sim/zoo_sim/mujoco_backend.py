@@ -24,7 +24,7 @@ from .commands import CommandSanitizer
 from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, PD, VELOCITY,
                            JointMotors)
 from .mujoco_scene import BuiltRobot, RobotSpec, Scene, build_scene
-from .noise import imu_noise
+from .noise import encoder_noise, imu_noise
 from .robot_interface import RobotInfo, robot_info_from
 from .sdf_world import World, load_world
 from .resources import find_world
@@ -75,6 +75,9 @@ class _Robot:
                                for link, kind, name, el in built.desc.sensors
                                if kind == 'imu' and link == built.imu_link), None)
         self.imu_bias = (np.zeros(3), np.zeros(3))  # drawn at reset
+        # the joint encoders' noise/resolution (noise.py), applied to joint_state positions
+        self.encoder_noise = encoder_noise(built.desc.sensors, built.desc.source)
+        self.encoder_bias = np.zeros(len(self.joints))  # drawn at reset
         gyro, acc = m.sensor(f'{p}imu_gyro'), m.sensor(f'{p}imu_accelerometer')
         self.gyro = slice(gyro.adr[0], gyro.adr[0] + 3)
         self.acc = slice(acc.adr[0], acc.adr[0] + 3)
@@ -126,12 +129,23 @@ class MujocoPhysics:
             raise SimConfigError(f'servo goal_rate: one rate per world, got {sorted(rates)}')
         self._servo_steps = (max(1, int(round(1.0 / (rates.pop() * m.opt.timestep))))
                              if rates else 0)
+        # a robot alone among static things is on one side of every contact (two static geoms
+        # never collide): its penetration is then the deepest contact, no per-contact masking
+        dynamic = m.body_weldid[m.geom_bodyid] != 0
+        for r in self.robots.values():
+            r.all_contacts = not bool((dynamic & ~r.geom_mask).any())
         self._driver_dof = m.jnt_dofadr[m.joint(DRIVER).id] if self._motors else None
         self._driver_qpos = m.jnt_qposadr[m.joint(DRIVER).id] if self._motors else None
         self._opt = m.opt
+        self._qpos, self._qvel, self._warm = d.qpos, d.qvel, d.qacc_warmstart  # views, kept
         self._step_s, self._per_step = m.opt.timestep, 1.0 / m.opt.timestep
         self._sensors_once = bool((m.sensor_historyadr < 0).all() and
                                   (m.sensor_interval[:, 0] <= 0).all())
+        # set by a node shell that is the only reader of imu/contacts/sensor_values: while it
+        # returns False nobody will read them, and no step evaluates the sensors (the readings
+        # stay those of the last step that did); None: the last step of each call does
+        self.sensors_wanted: Callable[[], bool] | None = None
+        self.sensors_fresh = True  # the sensor readings are those of the last step
         self._world_free = {}
         for model_name, bodies in scene.world_bodies.items():
             self._world_free[model_name] = [
@@ -198,23 +212,24 @@ class MujocoPhysics:
         """Run ``n_steps`` even while paused (the step service)."""
         n = int(n_steps)
         done = self.steps
+        all_motors, servo_steps = self._motors, self._servo_steps
         while n > 0:
             # the motors' slip correction runs at fixed steps of sim time, so how the steps are
             # split into calls does not change the result
             phase = done % CORRECTION_PERIOD_STEPS
-            if phase == 0 and self._motors:
-                for motors in self._motors:
+            if phase == 0 and all_motors:
+                for motors in all_motors:
                     motors.correct()
                 # the motors' reference: exactly 1 rad/s (the motors' reaction slows it by
                 # ~1e-6 per step); its angle is of no use, kept small
-                self.data.qvel[self._driver_dof] = 1.0
-                self.data.qpos[self._driver_qpos] = 0.0
-            if self._servo_steps and done % self._servo_steps == 0:
+                self._qvel[self._driver_dof] = 1.0
+                self._qpos[self._driver_qpos] = 0.0
+            if servo_steps and done % servo_steps == 0:
                 for servos in self._servos:
                     servos.latch()
             k = min(n, CORRECTION_PERIOD_STEPS - phase)
-            if self._servo_steps:
-                k = min(k, self._servo_steps - done % self._servo_steps)
+            if servo_steps:
+                k = min(k, servo_steps - done % servo_steps)
             self._motor_steps(k, last=k == n)
             done += k
             n -= k
@@ -231,7 +246,10 @@ class MujocoPhysics:
             change = motors.impose(n, self._step_s)
             if change is not None:
                 hints.append((motors.dofs, change * self._per_step))
-        self._mj_step(n, last, hints)
+        if self.step_observers:
+            self._mj_step(n, last, hints)
+        else:
+            self._steps(n, last, hints)
 
     def _mj_step(self, n: int, last: bool, hints: list = ()) -> None:
         """``n`` MuJoCo steps; ``hints`` (dofs, acceleration) are added to the warm start of the
@@ -250,11 +268,16 @@ class MujocoPhysics:
     def _steps(self, n: int, last: bool, hints) -> None:
         m, d, opt = self.model, self.data, self._opt
         quiet = (n - 1 if last else n) if self._sensors_once else 0  # steps nobody reads
-        flags = opt.disableflags
+        if last and quiet == n - 1 and self.sensors_wanted is not None and \
+                not self.sensors_wanted():
+            quiet = n  # nor the last one: nobody will read it
+        self.sensors_fresh = quiet < n  # the last step evaluated the sensors
+        flags = None
         if quiet > 0:
+            flags = opt.disableflags
             opt.disableflags = flags | _NO_SENSORS
         if hints:
-            warm = d.qacc_warmstart
+            warm = self._warm
             for dofs, acc in hints:
                 warm[dofs] += acc
             mujoco.mj_step(m, d)
@@ -265,7 +288,8 @@ class MujocoPhysics:
         if quiet > 0:
             mujoco.mj_step(m, d, nstep=quiet)
             n -= quiet
-        opt.disableflags = flags
+        if flags is not None:
+            opt.disableflags = flags
         if n > 0:
             mujoco.mj_step(m, d, nstep=n)
 
@@ -291,10 +315,13 @@ class MujocoPhysics:
             if n is not None:
                 r.imu_bias = (n.gyro.draw_bias(r.rng) if n.gyro else np.zeros(3),
                               n.accel.draw_bias(r.rng) if n.accel else np.zeros(3))
+            if r.encoder_noise is not None:
+                r.encoder_bias = r.encoder_noise.draw_bias(r.rng, len(r.joints))
         for r in self.robots.values():
             if r.servos is not None:
                 r.servos.reset()
         mujoco.mj_forward(m, d)
+        self.sensors_fresh = True
         self.resets += 1
 
     # -- the robot contract ---------------------------------------------------------------------
@@ -346,7 +373,18 @@ class MujocoPhysics:
             if modes[joint] != mode:
                 switch(r, np.array([joint]), mode)
             return True
-        return command
+
+        def command_unsigned(joint: int, value: float) -> bool:  # sign 1: one multiply less
+            limit = limits[joint]
+            if not -limit <= value <= limit:  # also catches NaN
+                value = sanitize(kind, joint, value)
+                if value is None:
+                    return False
+            array[slot[joint]] = value
+            if modes[joint] != mode:
+                switch(r, np.array([joint]), mode)
+            return True
+        return command_unsigned if sign == 1.0 else command
 
     def commands(self, robot: str, joints: np.ndarray, kind: str, values: np.ndarray) -> int:
         """Batch form of :meth:`command`; returns how many were applied."""
@@ -410,7 +448,10 @@ class MujocoPhysics:
         r, d = self.robots[robot], self.data
         if r.servos is not None:
             return r.servos.position(), d.qvel[r.dadr], r.servos.effort()
-        return d.qpos[r.qadr], d.qvel[r.dadr], r.motors.effort()
+        q = d.qpos[r.qadr]
+        if r.encoder_noise is not None:  # the description's encoders (noise.py)
+            q = r.encoder_noise.apply(q, r.encoder_bias, r.rng)
+        return q, d.qvel[r.dadr], r.motors.effort()
 
     def servo_goals(self, robot: str, joints: np.ndarray, positions: np.ndarray) -> int:
         """Goal positions (rad) for a robot with servos; written into the goal registers, which
@@ -492,6 +533,7 @@ class MujocoPhysics:
             known = ', '.join([*self.robots, *self._world_free]) or 'none'
             raise SimConfigError(f"set_pose: no robot or world model '{name}' (known: {known})")
         mujoco.mj_forward(m, d)
+        self.sensors_fresh = True
 
     # -- reports ------------------------------------------------------------------------------
     def penetration(self, robot: str) -> float:
@@ -500,6 +542,8 @@ class MujocoPhysics:
         n = d.ncon
         if not n:
             return 0.0
+        if r.all_contacts:
+            return max(0.0, float(-d.contact.dist[:n].min()))
         mine = r.geom_mask[d.contact.geom[:n]].any(axis=1)
         return max(0.0, float(-d.contact.dist[:n][mine].min())) if mine.any() else 0.0
 

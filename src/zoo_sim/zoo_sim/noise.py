@@ -4,8 +4,15 @@ acceleration axes, drawn from the simulator's random generator, which the scenar
 The same seed gives the same streams bitwise; another seed, other streams.
 
 As in Gazebo's GaussianNoiseModel, a bias is drawn once (from N(bias_mean, bias_stddev), with a
-random sign) and every reading gets ``mean + bias + N(0, stddev)``. A description without
-``<noise>`` elements gives exact readings (no shipped description has sourced noise figures yet).
+random sign) and every reading gets ``mean + bias + N(0, stddev)``; ``gaussian_quantized`` then
+rounds it to a multiple of ``<precision>`` (gz-sensors GaussianNoiseModel::ApplyImpl). A
+description without ``<noise>`` elements gives exact readings.
+
+Joint encoders: Gazebo has no encoder sensor, so a description declares its encoders as an SDF
+1.9 custom sensor, ``<sensor name="joint_encoders" type="custom">`` with one ``<noise>`` for every
+joint position in ``joint_states`` (the Nao: 12-bit encoders, ``precision`` 2 pi / 4096;
+nao_description/urdf/nao_gazebo.xacro cites the source). Only a zero-mean, zero-stddev noise
+draws nothing from the generator: pure quantisation leaves the IMU streams as they were.
 """
 from __future__ import annotations
 
@@ -25,13 +32,63 @@ class AxisNoise:
     stddev: np.ndarray
     bias_mean: np.ndarray
     bias_stddev: np.ndarray
+    precision: np.ndarray | None = None  # gaussian_quantized (0: none)
 
     def draw_bias(self, rng: np.random.Generator) -> np.ndarray:
         sign = np.where(rng.random(3) < 0.5, -1.0, 1.0)
         return sign * rng.normal(self.bias_mean, self.bias_stddev)
 
     def apply(self, values: np.ndarray, bias: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return values + self.mean + bias + rng.normal(0.0, 1.0, 3) * self.stddev
+        out = values + self.mean + bias + rng.normal(0.0, 1.0, 3) * self.stddev
+        return out if self.precision is None else quantise(out, self.precision)
+
+
+def quantise(values: np.ndarray, precision) -> np.ndarray:
+    """Gazebo's quantisation: the nearest multiple of ``precision`` (0: left as is)."""
+    precision = np.asarray(precision, dtype=float)
+    safe = np.where(precision > 0, precision, 1.0)
+    return np.where(precision > 0, np.round(values / safe) * safe, values)
+
+
+@dataclasses.dataclass(frozen=True)
+class EncoderNoise:
+    """The noise of every joint position of a robot (a ``joint_encoders`` custom sensor)."""
+    mean: float
+    stddev: float
+    bias_mean: float
+    bias_stddev: float
+    precision: float
+
+    @property
+    def random(self) -> bool:
+        return bool(self.stddev or self.bias_mean or self.bias_stddev)
+
+    def draw_bias(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        if not self.random:
+            return np.zeros(n)
+        sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+        return sign * rng.normal(self.bias_mean, self.bias_stddev, n)
+
+    def apply(self, q: np.ndarray, bias: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        if self.random:
+            q = q + self.mean + bias + rng.normal(0.0, 1.0, len(q)) * self.stddev
+        elif self.mean:
+            q = q + self.mean
+        if self.precision > 0:
+            q = np.round(q / self.precision) * self.precision
+        return q
+
+
+ENCODER_SENSOR = 'joint_encoders'  # <sensor name="joint_encoders" type="custom">
+
+
+def encoder_noise(sensors, where: str) -> EncoderNoise | None:
+    """The joint-encoder noise a description declares (``RobotDescription.sensors``), if any."""
+    for link, kind, name, el in sensors:
+        if kind == 'custom' and name == ENCODER_SENSOR:
+            values = _gaussian(el.find('noise'), f'{where}: gazebo[{link}]/sensor[{name}]/noise')
+            return None if values is None else EncoderNoise(*values)
+    return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,12 +113,17 @@ def _axes(el: ET.Element | None, where: str) -> AxisNoise | None:
     rows = [_gaussian(el.find(f'{a}/noise'), f'{where}/{a}/noise') for a in AXES]
     if all(r is None for r in rows):
         return None
-    rows = [r or (0.0, 0.0, 0.0, 0.0) for r in rows]
-    mean, stddev, bias_mean, bias_stddev = (np.array(c, dtype=float) for c in zip(*rows))
-    return AxisNoise(mean, stddev, bias_mean, bias_stddev)
+    rows = [r or (0.0, 0.0, 0.0, 0.0, 0.0) for r in rows]
+    mean, stddev, bias_mean, bias_stddev, precision = (np.array(c, dtype=float)
+                                                       for c in zip(*rows))
+    return AxisNoise(mean, stddev, bias_mean, bias_stddev,
+                     precision if precision.any() else None)
 
 
-def _gaussian(el: ET.Element | None, where: str) -> tuple[float, float, float, float] | None:
+def _gaussian(el: ET.Element | None, where: str
+              ) -> tuple[float, float, float, float, float] | None:
+    """(mean, stddev, bias_mean, bias_stddev, precision) of a ``<noise>``; precision 0 unless
+    the type is ``gaussian_quantized``."""
     if el is None:
         return None
     kind = el.get('type', 'none')
@@ -79,4 +141,15 @@ def _gaussian(el: ET.Element | None, where: str) -> tuple[float, float, float, f
                                  f'{child.text!r}') from None
     if values[1] < 0 or values[3] < 0:
         raise SimConfigError(f'{where}: stddev and bias_stddev must be >= 0')
-    return tuple(values)
+    precision = 0.0
+    if kind == 'gaussian_quantized':
+        child = el.find('precision')
+        try:
+            precision = float(child.text) if child is not None else 0.0
+        except (TypeError, ValueError):
+            raise SimConfigError(f'{where}/precision: expected a number, got '
+                                 f'{child.text!r}') from None
+        if precision < 0:
+            raise SimConfigError(f'{where}/precision: must be >= 0 (0: no quantisation), got '
+                                 f'{precision:g}')
+    return (*values, precision)

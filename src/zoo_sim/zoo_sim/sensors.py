@@ -51,6 +51,7 @@ class Sensor:
     model (``<robot>/``)."""
 
     msg_type: type = type(None)  # the ROS message class :meth:`message` returns
+    publishes = True  # False: no topic of its own (it changes what a built-in topic carries)
 
     def __init__(self, spec: SensorSpec, prefix: str):
         self.spec = spec

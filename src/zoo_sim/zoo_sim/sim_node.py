@@ -99,6 +99,11 @@ class Simulator(Node):
         if rate > 0:
             self.create_timer(1.0 / rate, self._publish_link_poses)
         self._sample_metrics()  # the start: the spawn pose
+        # the backend evaluates its sensors only for an audience of the topics that read them
+        self._sensor_pubs = [pub for io in self._robots.values()
+                             for pub in (io.imu, io.contacts, *io.sensor_pubs)]
+        if hasattr(self.physics, 'sensors_wanted'):
+            self.physics.sensors_wanted = self._sensors_wanted
         self.create_timer(1.0, self._log_unsafe_commands)  # the sanitiser's throttle period
         self.create_service(Empty, '/sim/reset', self._on_reset)
         self.create_service(SetBool, '/sim/pause', self._on_pause)
@@ -263,6 +268,8 @@ class Simulator(Node):
                 twist=TwistWithCovariance(twist=Twist(linear=_vec(lin), angular=_vec(ang)))))
 
     def _publish_imu(self) -> None:
+        if not getattr(self.physics, 'sensors_fresh', True):
+            return  # an audience that appeared after the last step: the next period has it
         stamp = None
         for io in self._robots.values():
             if not io.imu.get_subscription_count():
@@ -274,6 +281,8 @@ class Simulator(Node):
                                linear_acceleration=_vec(acc)))
 
     def _publish_contacts(self) -> None:
+        if not getattr(self.physics, 'sensors_fresh', True):
+            return  # (contact forces come with the sensors: see _publish_imu)
         stamp = None
         for io in self._robots.values():
             if not io.contacts.get_subscription_count():
@@ -308,6 +317,14 @@ class Simulator(Node):
                 p, q = relative_poses(pos, quat, io.fixed[1], io.fixed[2])
                 transforms += _transforms(stamp, io.fixed[0], p, q)
         self._tf_static_pub.publish(TFMessage(transforms=transforms))
+
+    def _sensors_wanted(self) -> bool:
+        """Will the node read the backend's sensors (imu, contacts, sensor plug-ins)? Only for
+        an audience: a subscriber or a bag recorder of one of their topics."""
+        for pub in self._sensor_pubs:
+            if pub.get_subscription_count():
+                return True
+        return False
 
     # -- services -------------------------------------------------------------------------------
     def _on_reset(self, request, response):
@@ -430,8 +447,12 @@ class _RobotIO:
         if getattr(getattr(physics, 'robots', {}).get(name), 'servos', None) is not None:
             # servos (AX-12) take goal positions, as a Dynamixel bridge does on a real bus
             node.create_subscription(JointState, f'{ns}/joint_targets', self._goals, 10)
+        self.sensor_pubs = []
         for sensor in info.sensors:
+            if not getattr(sensor, 'publishes', True):
+                continue  # (joint encoders: their noise is in joint_states)
             pub = node.create_publisher(sensor.msg_type, sensor.topic, 10)
+            self.sensor_pubs.append(pub)
             node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, name, sensor, pub))
         self._index = {j: i for i, j in enumerate(self.joints)}
         links, _, _ = physics.link_poses(name)

@@ -66,6 +66,7 @@ class JumpHandle:
     def unregister(self) -> None:
         if self._clock is not None:
             self._clock._jump_handles.remove(self)
+            self._clock._handles_changed()
             self._clock = None
 
     def __enter__(self) -> JumpHandle:
@@ -88,6 +89,10 @@ class Clock:
             raise TypeError(f'Clock: clock_type must be a ClockType, got {clock_type!r}')
         self._clock_type = clock_type
         self._jump_handles: list[JumpHandle] = []
+        # the handles that want forward jumps, kept apart: every /clock message moves ROS time
+        # forward, and timers register handles for backward jumps only. Thresholds count as
+        # given at registration, as in rcl.
+        self._forward_handles: tuple[JumpHandle, ...] = ()
         if clock_type == ClockType.STEADY_TIME:
             self._now_ns = _time.monotonic_ns
         elif clock_type != ClockType.ROS_TIME:
@@ -114,7 +119,12 @@ class Clock:
         handle = JumpHandle(clock=self, threshold=threshold, pre_callback=pre_callback,
                             post_callback=post_callback)
         self._jump_handles.append(handle)
+        self._handles_changed()
         return handle
+
+    def _handles_changed(self) -> None:
+        self._forward_handles = tuple(h for h in self._jump_handles
+                                      if h.threshold.min_forward is not None)
 
     def _wait_until_ns(self, until_ns: int, context) -> bool:
         while True:
@@ -178,13 +188,14 @@ class ROSClock(Clock):
 
     def _set_override_ns(self, ns: int) -> None:
         delta = ns - self._override_ns
-        if not self._active or not self._jump_handles or delta == 0:
-            self._override_ns = ns  # (no threshold matches a zero jump)
+        if not self._active or delta == 0 or (delta > 0 and not self._forward_handles) or \
+                not self._jump_handles:
+            self._override_ns = ns  # (no threshold matches a zero jump or an unwatched one)
         else:
             # runs on every /clock message: the thresholds are read inline, not via _matches
             if delta > 0:
-                handles = [h for h in self._jump_handles if h.threshold.min_forward is not None
-                           and delta >= h.threshold.min_forward.nanoseconds]
+                handles = [h for h in self._forward_handles
+                           if delta >= h.threshold.min_forward.nanoseconds]
             else:
                 handles = [h for h in self._jump_handles if h.threshold.min_backward is not None
                            and delta <= h.threshold.min_backward.nanoseconds]

@@ -108,6 +108,7 @@ class Context:
             self._observer_handles[handle] = fn
             self._observer_topics[handle] = None if topics is None else frozenset(topics)
             self._publish_observers = tuple(self._observer_handles.values())
+            self._graph.version += 1  # subscription counts changed
         return handle
 
     def observer_count(self, topic: str) -> int:
@@ -121,6 +122,7 @@ class Context:
             del self._observer_handles[handle]
             del self._observer_topics[handle]
             self._publish_observers = tuple(self._observer_handles.values())
+            self._graph.version += 1
 
     def topic_type(self, topic: str) -> str | None:
         """'pkg/msg/Type' of the publishers on ``topic`` (fully qualified), None if none."""

@@ -28,6 +28,9 @@ class Graph:
         self.topics: dict[str, Topic] = {}
         self.services: dict[str, list] = {}
         self.clients: dict[str, list] = {}
+        # bumped on every change of endpoints (and of the context's publish observers), so that
+        # Publisher.get_subscription_count can cache its answer between changes
+        self.version = 0
 
     # -- topics ---------------------------------------------------------------------------------
     def _topic_for(self, name: str, type_name: str, what: str) -> Topic:
@@ -43,6 +46,7 @@ class Graph:
         with self.lock:
             topic = self._topic_for(pub.topic_name, pub._type_name, 'publisher')
             topic.publishers.append(pub)
+            self.version += 1
             for sub in topic.subscriptions:
                 self._warn_if_incompatible(pub, sub)
             self._rewire(topic)
@@ -51,6 +55,7 @@ class Graph:
         with self.lock:
             topic = self._topic_for(sub.topic_name, sub._type_name, 'subscription')
             topic.subscriptions.append(sub)
+            self.version += 1
             for pub in topic.publishers:
                 self._warn_if_incompatible(pub, sub)
             self._rewire(topic)
@@ -64,6 +69,7 @@ class Graph:
             topic = self.topics.get(pub.topic_name)
             if topic is not None and pub in topic.publishers:
                 topic.publishers.remove(pub)
+                self.version += 1
                 pub._targets = ()
                 self._drop_if_unused(topic)
 
@@ -72,6 +78,7 @@ class Graph:
             topic = self.topics.get(sub.topic_name)
             if topic is not None and sub in topic.subscriptions:
                 topic.subscriptions.remove(sub)
+                self.version += 1
                 self._rewire(topic)
                 self._drop_if_unused(topic)
 

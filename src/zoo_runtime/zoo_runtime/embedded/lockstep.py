@@ -25,6 +25,7 @@ from .context import Context
 from .executors import Executor
 from .inbox import DROPPED
 from .publisher import Publisher
+from .subscription import Subscription
 from .qos import QoSProfile
 from .task import Future
 
@@ -72,6 +73,8 @@ class LockstepExecutor(Executor):
         self._clock_cls = self._time_cls = None
         self._last_clock_ns: int | None = None
         self._pace_origin: tuple[float, int] | None = None
+        self._timer_groups: list[tuple] = []  # (clock, its timers), see _collect_timers
+        self._next_timer = None  # the sim-time timer due first after the last _advance
         self._context._lockstep = weakref.ref(self)
 
     @property
@@ -148,12 +151,22 @@ class LockstepExecutor(Executor):
 
     def _collect_timers(self) -> None:
         super()._collect_timers()
+        groups: dict[int, tuple] = {}
         for timer in self._timers:
             self._sim_timer(timer)
+            groups.setdefault(id(timer._clock), (timer._clock, []))[1].append(timer)
+        # timers grouped by clock (most share their node's): each scan of a tick reads each
+        # clock once (a timer's clock never changes; its activation marks the timers dirty)
+        self._timer_groups = [(clock, tuple(timers)) for clock, timers in groups.values()]
+        self._next_timer = None
 
     def _due_timers(self) -> list:
-        due = [timer for timer in self._timers
-               if not timer._canceled and timer._next_call <= timer._clock._now_ns()]
+        due = []
+        for clock, timers in self._timer_groups:
+            now = clock._now_ns()
+            for timer in timers:
+                if timer._next_call <= now and not timer._canceled:
+                    due.append(timer)
         if len(due) > 1:
             due.sort(key=_due_order)
         return due
@@ -197,15 +210,16 @@ class LockstepExecutor(Executor):
             self._spin_thread = None
 
     def _any_timer_due_at(self, t: int) -> bool:
-        for timer in self._timers:
-            if timer._canceled:
-                continue
+        timer = self._next_timer  # the one _advance advanced to: usually due, checked first
+        if timer is not None and not timer._canceled:
             clock = timer._clock
-            if clock._clock_type is _ROS_TIME and clock._active:
-                if timer._next_call <= t:
-                    return True
-            elif timer._next_call <= clock._now_ns():
+            if clock._clock_type is _ROS_TIME and clock._active and timer._next_call <= t:
                 return True
+        for clock, timers in self._timer_groups:
+            now = t if clock._clock_type is _ROS_TIME and clock._active else clock._now_ns()
+            for timer in timers:
+                if timer._next_call <= now and not timer._canceled:
+                    return True
         return False
 
     def _drain(self, t: int, rounds: int) -> int:
@@ -217,7 +231,16 @@ class LockstepExecutor(Executor):
                 self._raise_unsettled(t, [entry[0] for entry in ready if entry[2] >= 0])
             for _ in range(len(ready)):
                 entry = ready.popleft()
-                result = entry[0]._execute(entry)
+                entity = entry[0]
+                if entity.__class__ is Subscription:  # Subscription._execute, inlined: the
+                    msg = entry[1]                     # per-message path of every topic
+                    if entry[2] < 0 or entity._destroyed:
+                        continue
+                    entry[2] = -1
+                    entry[1] = None
+                    result = entity._call(msg)
+                else:
+                    result = entity._execute(entry)
                 if result is not None and result is not DROPPED:
                     self._finish(result)
         return rounds
@@ -234,13 +257,17 @@ class LockstepExecutor(Executor):
 
     def _advance(self, t_end: int | None) -> None:
         now, step = self._now, self._step_ns
-        next_due = None
-        for timer in self._timers:
-            clock = timer._clock
-            if not timer._canceled and clock._clock_type is _ROS_TIME and clock._active:
-                due = timer._next_call
-                if next_due is None or due < next_due:
-                    next_due = due
+        if self._timers_dirty:
+            self._collect_timers()
+        next_due = next_timer = None
+        for clock, timers in self._timer_groups:
+            if clock._clock_type is _ROS_TIME and clock._active:
+                for timer in timers:
+                    if not timer._canceled:
+                        due = timer._next_call
+                        if next_due is None or due < next_due:
+                            next_due, next_timer = due, timer
+        self._next_timer = next_timer
         n_max = None if t_end is None else max(1, (t_end - now) // step)
         if next_due is None:
             n = n_max if n_max is not None else 1

@@ -21,6 +21,7 @@ class Publisher:
         self._context = node.context if context is None else context
         self._seq = self._context._seq
         self.msg_type = msg_type
+        self._accept = msg_type  # the type publish() takes as is; None once destroyed
         self._type_name = type_name_of(msg_type)
         self.topic_name = topic_name
         self.qos_profile = qos_profile
@@ -32,6 +33,9 @@ class Publisher:
             self._history = deque(maxlen=None if qos_profile._keep_all
                                   else qos_profile._queue_depth)
         self._destroyed = False
+        self._graph = self._context._graph
+        self._count_version = -1  # get_subscription_count's cache, valid for one graph version
+        self._count = 0
 
     @property
     def topic(self) -> str:
@@ -42,30 +46,34 @@ class Publisher:
         return self
 
     def publish(self, msg) -> None:
-        if type(msg) is not self.msg_type or self._destroyed:
+        # the per-message path: attributes read once into locals, nothing allocated but the
+        # queue entry (one per subscription)
+        if type(msg) is not self._accept:
             msg = self._coerce(msg)
         observers = self._context._publish_observers
         if observers:
+            topic = self.topic_name
             for observe in observers:
-                observe(self.topic_name, msg)
+                observe(topic, msg)
         if self._history is not None:
             self._history.append(msg)
         targets = self._targets
-        if targets:
-            seq = next(self._seq)
-            for sub in targets:
-                entry = [sub, msg, seq]
-                window = sub._window
-                if window is not None:
-                    if len(window) == sub._depth:
-                        oldest = window[0]  # about to fall out of the KEEP_LAST queue
-                        oldest[2] = -1
-                        oldest[1] = None
-                    window.append(entry)
-                sub._inbox.append(entry)
-                executor = sub._executor
-                if executor is not None and executor._waiters:
-                    executor._notify()
+        if not targets:
+            return
+        seq = next(self._seq)
+        for sub in targets:
+            entry = [sub, msg, seq]
+            window = sub._window
+            if window is not None:
+                if len(window) == sub._depth:
+                    oldest = window[0]  # about to fall out of the KEEP_LAST queue
+                    oldest[2] = -1
+                    oldest[1] = None
+                window.append(entry)
+            sub._inbox.append(entry)
+            executor = sub._executor
+            if executor is not None and executor._waiters:
+                executor._notify()
 
     def _coerce(self, msg):
         if self._destroyed:
@@ -79,9 +87,15 @@ class Publisher:
                         f'{type(msg).__module__}.{type(msg).__qualname__}')
 
     def get_subscription_count(self) -> int:
-        """Subscriptions on the topic, and publish observers that want it (a bag recorder)."""
-        return (self._context._graph.count(self.topic_name, 'subscriptions') +
-                self._context.observer_count(self.topic_name))
+        """Subscriptions on the topic, and publish observers that want it (a bag recorder).
+        Cached until the graph changes: nodes ask this before every state message they build."""
+        graph = self._graph
+        version = graph.version
+        if version != self._count_version:
+            self._count = (graph.count(self.topic_name, 'subscriptions') +
+                           self._context.observer_count(self.topic_name))
+            self._count_version = version
+        return self._count
 
     def assert_liveliness(self) -> None:
         pass
@@ -98,6 +112,7 @@ class Publisher:
     def _destroy(self) -> None:
         self._context._graph.remove_publisher(self)
         self._destroyed = True
+        self._accept = None
 
     def __enter__(self) -> Publisher:
         return self

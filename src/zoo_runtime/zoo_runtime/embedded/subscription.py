@@ -20,10 +20,10 @@ class Subscription(Receiver):
         self.msg_type = msg_type
         self._type_name = type_name_of(msg_type)
         self.topic_name = topic_name
-        self.callback = callback
+        self.raw = raw
+        self.callback = callback  # (sets _call: what _execute calls with the message)
         self.callback_group = callback_group
         self.qos_profile = qos_profile
-        self.raw = raw
         self.event_callbacks = event_callbacks
         self._depth = depth
         # The last `depth` entries posted: the oldest is marked dropped when a new one arrives.
@@ -39,6 +39,19 @@ class Subscription(Receiver):
     def handle(self):
         return self
 
+    @property
+    def callback(self):
+        return self._callback
+
+    @callback.setter
+    def callback(self, callback) -> None:
+        self._callback = callback
+        self._call = self._raw_call if self.raw else callback
+
+    def _raw_call(self, msg):
+        from zoo_runtime.messages import serialize
+        return self._callback(serialize(msg))
+
     def _deliver(self, msg, seq: int) -> None:
         """Queue one message (the slow path, used for latched replays)."""
         entry = [self, msg, seq]
@@ -53,16 +66,13 @@ class Subscription(Receiver):
         if executor is not None and executor._waiters:
             executor._notify()
 
-    def _execute(self, entry):
+    def _execute(self, entry):  # (LockstepExecutor._drain runs a copy of this inline)
         msg = entry[1]  # read before the seq check: a concurrent drop clears seq first
         if entry[2] < 0 or self._destroyed:
             return DROPPED
         entry[2] = -1
         entry[1] = None
-        if self.raw:
-            from zoo_runtime.messages import serialize
-            msg = serialize(msg)
-        return self.callback(msg)
+        return self._call(msg)
 
     def destroy(self) -> None:
         self._node.destroy_subscription(self)

@@ -125,7 +125,14 @@ class Timer:
 
     def _execute(self):
         """Fire: returns the callback's result (a coroutine for async callbacks)."""
-        self._call()
+        # _call(), inline (every timer firing of every tick comes here)
+        now = self._clock._now_ns()
+        self._last_call = now
+        period = self._period
+        nxt = self._next_call + period
+        if nxt < now:
+            nxt = now if period == 0 else nxt + (1 + (now - nxt - 1) // period) * period
+        self._next_call = nxt
         callback = self.callback
         return None if callback is None else callback()
 

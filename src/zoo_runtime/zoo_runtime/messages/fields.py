@@ -266,11 +266,19 @@ def _numeric_container_converter(where: str, spec: FieldSpec):
 
 def _list_converter(where: str, spec: FieldSpec, nested_cls: type | None):
     check = _scalar_check(where, spec, nested_cls)
+    # elements whose exact class passes the check unchanged (str without a bound, a nested
+    # message) are checked in one pass over their classes, not one call each (a JointState's
+    # 25 names, /tf's transforms); anything else takes the element-wise path below
+    exact = nested_cls if nested_cls is not None else (
+        str if spec.base == 'string' and not spec.str_bound else None)
 
     def conv(v, strict):
         if not _is_sequence(v):
             raise TypeError(f'{where}: expected {_describe(spec)}, got {_kind_name(v)}')
         _length_check(where, spec, len(v))
+        if exact is not None and v.__class__ is list and (
+                not v or set(map(type, v)) == {exact}):
+            return v
         for i, item in enumerate(v):
             try:
                 check(item)

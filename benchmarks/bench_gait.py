@@ -34,13 +34,20 @@ def shipped_params() -> list[float]:
     return data['/**/walker']['ros__parameters']['params']
 
 
+def shipped_overrides() -> list[str]:
+    """The shipped walk's other Walker settings (generator, playback mode, ramp), as --set."""
+    data = yaml.safe_load((WS / 'config' / 'nao_walk_params.yaml').read_text())
+    return [f'walker.{k}={v}' for k, v in data['/**/walker']['ros__parameters'].items()
+            if k != 'params']
+
+
 def timed_walks(n: int, barrier=None) -> tuple[float, list]:
     """Build the evaluator (one warm-up walk), then time ``n`` walks of the shipped gait."""
     from coupled_wave_gait.nao_walk import WalkParams
     from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
 
     params = WalkParams.from_sequence(shipped_params())
-    evaluate = ScenarioEvaluator('nao_gait_search')
+    evaluate = ScenarioEvaluator('nao_gait_search', shipped_overrides())
     evaluate(params)
     if barrier is not None:
         barrier.wait()
@@ -58,7 +65,7 @@ def solver_iterations() -> tuple[float, float]:
     from coupled_wave_gait.nao_walk import WalkParams
     from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
 
-    evaluate = ScenarioEvaluator('nao_gait_search')
+    evaluate = ScenarioEvaluator('nao_gait_search', shipped_overrides())
     params = WalkParams.from_sequence(shipped_params())
     evaluate(params)
     physics = evaluate._run.physics

@@ -8,7 +8,9 @@ run in-process as `robozoo run` runs it (the walker's metrics equal the command'
 every physics step (coupled_wave_gait.gait_quality): per foot at most 10 touchdowns per second,
 the sole flat (all four corners loaded) at least 80 % of its loaded time, median stance slip at
 most 0.02 m/s; no joint above 1.1x its velocity limit; each hip pitch joint at its effort limit at
-most 20 % of the time; forward >= 0.6 m, sideways <= 0.15 m at every step, no fall."""
+most 20 % of the time; forward >= 0.6 m, sideways <= 0.15 m at every step, no fall. The shipped
+walk is the sole-parallel variant of the generator (nao_walk_flat), played continuously with a
+0.3 s ramp (config/nao_walk_params.yaml)."""
 import json
 import os
 import subprocess
@@ -115,14 +117,11 @@ def test_quality_walks_forward_straight_without_a_fall(quality):
     assert q.max_lateral_m <= 0.15                            # at every physics step
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET + 'RKneePitch 1.17x its velocity limit')
 def test_quality_no_joint_above_its_velocity_limit(quality):
     q = quality[1]
     assert q.max_velocity_ratio <= 1.1, q.max_velocity_joint
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET + 'hip pitch at its effort limit 26-27 % of the '
-                   'time')
 def test_quality_hip_pitch_rarely_at_its_effort_limit(quality):
     assert all(v <= 0.2 for v in quality[1].effort_limit_fraction.values()), \
         quality[1].effort_limit_fraction
@@ -133,13 +132,21 @@ def test_quality_stance_feet_do_not_slip(quality):
         quality[1].median_slip_m_s
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET + '19-22 touchdowns/s per foot (a corner chatters)')
 def test_quality_feet_touch_down_cleanly(quality):
     assert all(v <= 10.0 for v in quality[1].touchdowns_per_s.values()), \
         quality[1].touchdowns_per_s
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET + 'soles flat 0.7-1.3 % of their loaded time')
+@pytest.mark.xfail(strict=True, reason=NOT_YET + 'soles flat 39-42 % of their loaded time (91-92 % '
+                   'in mid-stance; the stance foot rolls onto an edge and then a heel corner as '
+                   'the weight goes over to the other foot)')
 def test_quality_soles_are_flat_when_loaded(quality):
     assert all(v >= 0.8 for v in quality[1].flat_fraction.values()), quality[1].flat_fraction
+
+
+def test_quality_soles_are_flat_in_mid_stance(quality):
+    """What the sole-parallel ankles bought (the walk shipped before: flat 0.7-1.3 % of the loaded
+    time): in the middle fifth of every stance the whole sole is loaded."""
+    mid = {foot: parts[2] for foot, parts in quality[1].flat_by_stance_fifth.items()}
+    assert all(v >= 0.8 for v in mid.values()), quality[1].flat_by_stance_fifth
 

@@ -36,5 +36,12 @@ def _nao_walk(params, version, arm_swing: bool) -> GaitGenerator:
     return NaoWalk(params, version.base_phase, arm_swing)
 
 
-# name -> factory(params, version, arm_swing)
-GENERATORS: dict[str, Callable[..., GaitGenerator]] = {'nao_walk': _nao_walk}
+def _nao_walk_flat(params, version, arm_swing: bool) -> GaitGenerator:
+    from .nao_walk import NaoWalk
+    return NaoWalk(params, version.base_phase, arm_swing, sole='parallel')
+
+
+# name -> factory(params, version, arm_swing). ``nao_walk_flat``: the Nao walk with sole-parallel
+# ankles (nao_walk.sole_parallel; ours, not the spec's).
+GENERATORS: dict[str, Callable[..., GaitGenerator]] = {'nao_walk': _nao_walk,
+                                                       'nao_walk_flat': _nao_walk_flat}

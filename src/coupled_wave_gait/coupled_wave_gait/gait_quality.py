@@ -18,6 +18,11 @@ joint its velocity and effort. :func:`measure` turns it into a :class:`GaitQuali
   and samples (and ``max_velocity_joint``);
 - ``effort_limit_fraction`` per hip pitch joint (L/RHipPitch): the fraction of samples in which
   |effort| >= 0.99 x its effort limit (the motor saturated);
+- ``flat_by_stance_fifth`` per foot (a diagnostic, no target): the flat fraction in each fifth of
+  the foot's stances (contact runs of at least ``STANCE_MIN_S``, bounces shorter than
+  ``STANCE_GAP_S`` bridged), which tells touchdown and lift-off from mid-stance, and
+  ``corners_by_stance_fifth``, the mean number of sole corners touching in each (4: flat, 2: an
+  edge, 1: a corner);
 - the base path: forward progress (x), the largest sideways offset (|y - y0|) at any sample, the
   lowest base height, and whether it fell below ``fall_height_m``.
 
@@ -39,6 +44,9 @@ import numpy as np
 HIP_PITCH_JOINTS = ('LHipPitch', 'RHipPitch')
 EFFORT_LIMIT_SHARE = 0.99  # |effort| >= 0.99 x the limit counts as "at the limit"
 SOLE_CORNERS = 4
+STANCE_GAP_S = 0.005   # contact gaps up to this long (bounces) do not end a stance
+STANCE_MIN_S = 0.04    # shorter contact runs are not stances (taps, bounces)
+STANCE_PARTS = 5
 
 
 @dataclass(frozen=True)
@@ -127,6 +135,8 @@ class GaitQuality:
     max_velocity_joint: str
     effort_limit_fraction: dict[str, float]
     targets: QualityTargets = field(default_factory=QualityTargets)
+    flat_by_stance_fifth: dict[str, list[float]] = field(default_factory=dict)
+    corners_by_stance_fifth: dict[str, list[float]] = field(default_factory=dict)
 
     def failures(self, targets: QualityTargets | None = None) -> list[str]:
         """What misses ``targets`` (default: the ones measured against), one line each."""
@@ -181,6 +191,32 @@ def touchdowns(contact: np.ndarray) -> np.ndarray:
     return np.count_nonzero(~c[:-1] & c[1:], axis=0)
 
 
+def stances(contact: np.ndarray, t: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) sample of each stance in one foot's contact column: runs of contact with
+    gaps of at most STANCE_GAP_S bridged, lasting at least STANCE_MIN_S."""
+    idx = np.flatnonzero(contact)
+    if not idx.size:
+        return []
+    cuts = np.flatnonzero(np.diff(t[idx]) > STANCE_GAP_S + 1e-9) + 1
+    return [(int(r[0]), int(r[-1])) for r in np.split(idx, cuts)
+            if t[r[-1]] - t[r[0]] >= STANCE_MIN_S - 1e-9]
+
+
+def by_stance_part(loaded: np.ndarray, values: np.ndarray, t: np.ndarray,
+                   parts: int = STANCE_PARTS) -> list[float]:
+    """Mean of ``values`` over the loaded samples in each of ``parts`` equal parts of the stances
+    (NaN where a part has no loaded sample); with ``values`` the flat state, the flat fraction."""
+    hit, n = np.zeros(parts), np.zeros(parts)
+    for a, b in stances(loaded, t):
+        k = np.arange(a, b + 1)
+        part = np.minimum(((k - a) * parts) // (b - a + 1), parts - 1)
+        on = loaded[k]
+        np.add.at(n, part[on], 1)
+        np.add.at(hit, part[on], values[k][on])
+    with np.errstate(invalid='ignore', divide='ignore'):
+        return (hit / n).tolist()
+
+
 def measure(rec: GaitRecording, hip_pitch: Sequence[str] = HIP_PITCH_JOINTS,
             targets: QualityTargets | None = None) -> GaitQuality:
     if rec.samples < 2:
@@ -189,9 +225,11 @@ def measure(rec: GaitRecording, hip_pitch: Sequence[str] = HIP_PITCH_JOINTS,
     xyz = rec.base_xyz
     lateral = xyz[:, 1] - xyz[0, 1]
     tds = touchdowns(rec.contact)
-    flat, slip = {}, {}
+    flat, slip, by_part, corners_by_part = {}, {}, {}, {}
     for i, foot in enumerate(rec.feet):
         loaded = rec.contact[:, i]
+        by_part[foot] = by_stance_part(loaded, rec.corners[:, i] >= SOLE_CORNERS, rec.t)
+        corners_by_part[foot] = by_stance_part(loaded, rec.corners[:, i], rec.t)
         n_loaded = int(np.count_nonzero(loaded))
         flat[foot] = (float(np.count_nonzero(loaded & (rec.corners[:, i] >= SOLE_CORNERS)))
                       / n_loaded) if n_loaded else 0.0
@@ -218,7 +256,8 @@ def measure(rec: GaitRecording, hip_pitch: Sequence[str] = HIP_PITCH_JOINTS,
         touchdowns_per_s={f: float(n) / t for f, n in zip(rec.feet, tds.tolist())},
         flat_fraction=flat, median_slip_m_s=slip, max_velocity_ratio=float(peak[worst]),
         max_velocity_joint=rec.joints[worst], effort_limit_fraction=at_limit,
-        targets=targets or QualityTargets())
+        targets=targets or QualityTargets(), flat_by_stance_fifth=by_part,
+        corners_by_stance_fifth=corners_by_part)
 
 
 class StepRecorder:

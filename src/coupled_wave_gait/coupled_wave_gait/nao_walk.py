@@ -7,6 +7,9 @@ Two playback modes:
 - ``continuous``: the same waves evaluated at every control tick. The time axis is advanced by one
   sample (T/18) so that at each instant where the sampled mode switches to a new vector both modes
   command the same value; the sampled mode is then a zero-order hold of the continuous one.
+
+``sole='parallel'`` (generator ``nao_walk_flat``; ours, not the spec's) replaces the ankle waves so
+that the soles stay parallel to the torso (:func:`sole_parallel`).
 """
 from __future__ import annotations
 
@@ -150,21 +153,51 @@ def sample_cycles() -> np.ndarray:
     return np.arange(1, N_SAMPLES + 1) / N_SAMPLES
 
 
+SOLES = ('spec', 'parallel')
+_COL = {j: k for k, j in enumerate(GAIT_JOINTS)}
+
+
+def sole_parallel(values: np.ndarray) -> np.ndarray:
+    """The ``parallel`` sole variant (ours, not the spec's) of generated values (n, 18), degrees.
+
+    With the torso upright, a sole stays parallel to the ground when its ankle undoes the leg's
+    other pitch and roll joints: AnklePitch = -(HipPitch + KneePitch), AnkleRoll = -HipRoll (naoV40
+    axes: hip, knee and ankle pitch all about y, hip and ankle roll both about x). On top of that
+    the ankle pitch wave (param7-9) is added as the sole's pitch relative to the torso, so the 10
+    parameters keep their meaning (param9 = 0: the sole parallel to the torso's horizontal), and
+    the ankle roll wave is dropped: the balance amplitude drives the hip roll alone. The spec's
+    ankle waves (§5.3) and fixed roll offsets leave the loaded sole on an edge (README, "Gait
+    quality")."""
+    out = values.copy()
+    for side in 'RL':
+        hp, hr, kp = (values[:, _COL[f'{side}{j}']] for j in ('HipPitch', 'HipRoll', 'KneePitch'))
+        out[:, _COL[f'{side}AnklePitch']] = values[:, _COL[f'{side}AnklePitch']] - (hp + kp)
+        out[:, _COL[f'{side}AnkleRoll']] = -hr
+    return out
+
+
 class NaoWalk:
     """Targets for the 18 gait joints plus the hip yaw-pitch joints held at 0; a
-    :class:`~coupled_wave_gait.gait_generator.GaitGenerator`."""
+    :class:`~coupled_wave_gait.gait_generator.GaitGenerator`. ``sole='parallel'`` plays the
+    sole-parallel variant (:func:`sole_parallel`)."""
 
     MODES = PLAYBACK_MODES
 
     def __init__(self, params: WalkParams, base_phase: float = BASE_PHASE_LATER,
-                 arm_swing: bool = True):
+                 arm_swing: bool = True, sole: str = 'spec'):
+        if sole not in SOLES:
+            raise ValueError(f'nao walk sole: expected one of {", ".join(SOLES)}, got {sole!r}')
         self.params = params
         self.period = params.period_s
+        self.sole = sole
         self.bank = nao_walk_bank(params, base_phase, arm_swing)
         self.joints: tuple[str, ...] = GAIT_JOINTS + HOLD_ZERO_JOINTS
-        self._samples = self.bank.values_at_cycles(sample_cycles())
+        self._samples = self._shape(self.bank.values_at_cycles(sample_cycles()))
         zeros = np.zeros((N_SAMPLES, len(HOLD_ZERO_JOINTS)))
         self._samples_rad = np.hstack([self._samples, zeros]) * DEG
+
+    def _shape(self, values: np.ndarray) -> np.ndarray:
+        return sole_parallel(values) if self.sole == 'parallel' else values
 
     @property
     def sample_interval(self) -> float:
@@ -180,7 +213,7 @@ class NaoWalk:
 
     def continuous_rad(self, elapsed: float) -> np.ndarray:
         """Continuous mode at ``elapsed`` s of walking, all joints, rad."""
-        v = self.bank.values(elapsed + self.sample_interval)[0]
+        v = self._shape(self.bank.values(elapsed + self.sample_interval))[0]
         return np.concatenate([v, np.zeros(len(HOLD_ZERO_JOINTS))]) * DEG
 
     def limit_violations(self, limits: Mapping[str, tuple[float, float]]) -> dict[str, int]:

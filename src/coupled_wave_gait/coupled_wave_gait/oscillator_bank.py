@@ -74,26 +74,48 @@ class OscillatorBank:
                                  f"joints {names}")
             names = list(order)
         self.joints: tuple[str, ...] = tuple(names)
+        self._groups = self._group_by_shape()
+
+    def _group_by_shape(self) -> list[tuple]:
+        """The columns by wave shape, with their parameters as arrays, so that a call evaluates
+        each shape once for all its joints (the Walker's continuous playback calls the bank at
+        every control tick). Per element the arithmetic is the per-joint one, so the values are
+        the same to the last bit."""
+        by_shape: dict[str, list] = {}
+        for k, name in enumerate(self.joints):
+            if name in self._primary:
+                o, shift, gain, offset_shift = self._primary[name], 0.0, 1.0, 0.0
+            else:
+                c = self._coupled[name]
+                o, shift, gain, offset_shift = (self._primary[c.leader], c.phase_shift, c.gain,
+                                                c.offset_shift)
+            by_shape.setdefault(o.shape.name, []).append(
+                (k, o.shape, o.amplitude, o.offset, o.phase + shift, o.period, gain, offset_shift))
+        groups = []
+        for rows in by_shape.values():
+            cols, shapes, *arrays = zip(*rows)
+            groups.append((np.array(cols), shapes[0], *(np.array(a, dtype=float)
+                                                        for a in arrays)))
+        return groups
 
     def values(self, t) -> np.ndarray:
         """Joint values at times ``t`` (s, scalar or 1-D): shape (len(t), n_joints)."""
         t = np.atleast_1d(np.asarray(t, dtype=float))
-        return self._evaluate(lambda o: t / o.period, t.size)
+        return self._evaluate(lambda period: t[:, None] / period, t.size)
 
     def values_at_cycles(self, cycles) -> np.ndarray:
         """Joint values after ``cycles`` periods of every oscillator (for banks sampled on a grid of
         their common period, e.g. i/18)."""
         cycles = np.atleast_1d(np.asarray(cycles, dtype=float))
-        return self._evaluate(lambda o: cycles, cycles.size)
+        return self._evaluate(lambda period: np.broadcast_to(cycles[:, None],
+                                                             (cycles.size, period.size)),
+                              cycles.size)
 
     def _evaluate(self, cycles_of, n: int) -> np.ndarray:
         out = np.empty((n, len(self.joints)))
-        for k, name in enumerate(self.joints):
-            if name in self._primary:
-                o = self._primary[name]
-                out[:, k] = o.value(cycles_of(o))
-            else:
-                c = self._coupled[name]
-                o = self._primary[c.leader]
-                out[:, k] = c.gain * o.value(cycles_of(o), c.phase_shift) + c.offset_shift
+        for cols, shape, amplitude, offset, phase, period, gain, offset_shift in self._groups:
+            d = shape.domain
+            # Python-style modulo into [0, domain): negative phases wrap upwards (§11.14).
+            x = np.mod(d * cycles_of(period) + phase, d)
+            out[:, cols] = gain * shape.fn(x, amplitude, offset) + offset_shift
         return out

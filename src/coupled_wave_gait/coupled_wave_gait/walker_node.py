@@ -14,14 +14,17 @@ A walk (specs/nao.md §5.5): targets 0 for every gait joint; at the next odometr
 each of ``reset_services`` in turn (std_srvs/Empty; the simulator's world reset and the PID
 node's reset); wait ``settle_time``; record the start pose from the next odometry message; play
 the gait until the evaluation ends it (``duration`` of sim time, or a fall below
-``fall_height``) or ``stop_walk``. Starting the reset on an odometry message puts every walk at
-the same phase of the simulator's publishing, so that evaluating the same candidate twice gives
-the same statistics (R15). start_walk answers at once; the statistics come on
-``walk_statistics`` and from get_statistics.
+``fall_height``) or ``stop_walk``. With ``ramp_time`` > 0 (ours; the seed jumps) the targets
+ease from the reset posture into the gait over the first ``ramp_time`` s (:func:`ramp_in`).
+Starting the reset on an odometry message puts every walk at the same phase of the simulator's
+publishing, so that evaluating the same candidate twice gives the same statistics (R15).
+start_walk answers at once; the statistics come on ``walk_statistics`` and from get_statistics.
 """
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
@@ -49,6 +52,15 @@ IDLE, ARMING, RESETTING, SETTLING, WALKING, DONE = (
 SETTLE_PUBLISH_PERIOD = 0.05  # s: zero targets while resetting/settling keep the PID fed
 
 
+def ramp_in(start: np.ndarray, gait: np.ndarray, s: float) -> np.ndarray:
+    """The targets ``s`` (0..1) of the way from the reset posture ``start`` to the gait's
+    ``gait``, eased (smoothstep: zero speed at both ends), so that the first targets do not ask
+    the joints to jump from the reset posture to the gait at full speed."""
+    s = min(max(s, 0.0), 1.0)
+    w = s * s * (3.0 - 2.0 * s)
+    return start + w * (gait - start)
+
+
 class Walker(Node):
     def __init__(self, **kwargs):
         super().__init__('walker', **kwargs)
@@ -61,6 +73,7 @@ class Walker(Node):
         self.continuous_rate = d('continuous_rate', 100.0).value
         self.arm_swing = d('arm_swing', True).value
         self.settle_time = d('settle_time', 0.0).value
+        self.ramp_time = d('ramp_time', 0.0).value
         reset_services = d('reset_services', ['/sim/reset', 'joint_pid_controller/reset']).value
         odometry_topic = d('odometry_topic', 'odometry/ground_truth').value
         auto_start = d('auto_start', False).value
@@ -80,6 +93,8 @@ class Walker(Node):
                 raise ValueError(f'mode: expected sampled or continuous, got {self.mode!r}')
             if not self.continuous_rate > 0.0 or not self.settle_time >= 0.0:
                 raise ValueError('continuous_rate must be > 0 Hz and settle_time >= 0 s')
+            if not self.ramp_time >= 0.0:
+                raise ValueError(f'ramp_time: expected >= 0 s, got {self.ramp_time}')
             self.params = WalkParams.from_sequence(initial) if initial else None
         except ValueError as e:
             raise ParameterError(f'{self.get_name()}: parameter {e}') from None
@@ -215,6 +230,8 @@ class Walker(Node):
             q = self.walk.sample_rad(self._k)  # counted ticks: exactly 18 per period
         else:
             q = self.walk.continuous_rad(elapsed)
+        if elapsed < self.ramp_time:
+            q = ramp_in(self._zero_targets(), q, elapsed / self.ramp_time)
         self._publish(self.walk.joints, q.tolist())
 
     def _finish(self) -> None:
@@ -236,8 +253,11 @@ class Walker(Node):
     def _publish_zero(self) -> None:
         """The seed's reset posture, all targets 0, kept inside the known joint limits (the
         elbow rolls' ranges exclude 0), so that the PID node has nothing to clamp."""
+        self._publish(self.walk.joints, self._zero_targets().tolist())
+
+    def _zero_targets(self) -> np.ndarray:
         lim = [self._limits.get(j, (-math.inf, math.inf)) for j in self.walk.joints]
-        self._publish(self.walk.joints, [min(max(0.0, lo), hi) for lo, hi in lim])
+        return np.array([min(max(0.0, lo), hi) for lo, hi in lim])
 
     def _publish(self, names, positions) -> None:
         msg = JointState(name=list(names), position=positions)

@@ -97,6 +97,27 @@ def test_a_foot_on_its_edge_is_loaded_but_not_flat():
         q.flat_fraction
 
 
+def test_flat_by_stance_fifth_tells_touchdown_and_lift_off_from_mid_stance():
+    rec = clean_walk()
+    t = np.arange(N) * DT
+    phase = (t / PERIOD) % 1.0
+    # the left foot (in contact for phase 0..0.6) lands and lifts on its heel: two corners in
+    # the first and the last 0.06 of its stance, and bounces once, 2 ms, before landing
+    edge = rec.contact[:, 0] & ((phase < 0.06) | (phase >= 0.54))
+    rec.corners[:, 0] = np.where(edge, 2, rec.corners[:, 0])
+    bounce = (phase >= 1.0 - 0.005) & (phase < 1.0 - 0.003)
+    rec.contact[:, 0] |= bounce
+    rec.corners[:, 0] = np.where(bounce, 1, rec.corners[:, 0])
+    q = measure(rec)
+    left = q.flat_by_stance_fifth['l_ankle']
+    assert len(left) == 5 and left[1:4] == [1.0, 1.0, 1.0]     # the bounce joins the stance
+    assert 0.4 < left[0] < 0.6 and left[4] == pytest.approx(0.5, abs=0.02)
+    assert q.flat_by_stance_fifth['r_ankle'] == [1.0] * 5
+    corners = q.corners_by_stance_fifth['l_ankle']
+    assert corners[1:4] == [4.0, 4.0, 4.0] and 2.0 < corners[0] < 3.2 and 2.9 < corners[4] < 3.1
+    assert q.to_dict()['flat_by_stance_fifth']['l_ankle'] == left
+
+
 def test_slip_overspeed_saturation_drift_and_fall_fail():
     rec = clean_walk()
     rec.sole_xy[:, 0, 0] += 0.05 * np.arange(N) * DT  # the left sole slides at 5 cm/s

@@ -219,3 +219,28 @@ def test_the_nao_walk_is_a_gait_generator_the_walker_can_play():
     assert isinstance(gait, GaitGenerator)
     assert gait.period == 0.6 and gait.sample_interval == pytest.approx(0.6 / 18)
     assert gait.sample_rad(0).shape == (len(gait.joints),)
+
+
+def test_sole_parallel_variant_keeps_the_soles_parallel_to_the_torso():
+    """``nao_walk_flat``: AnklePitch = -(HipPitch + KneePitch) + the spec's ankle wave, AnkleRoll =
+    -HipRoll (hip, knee and ankle pitch all about y, hip and ankle roll about x), every other
+    joint as in the spec; in the sampled and the continuous mode."""
+    from coupled_wave_gait.gait_generator import GENERATORS
+    from coupled_wave_gait.nao_walk import GAIT_JOINTS, VERSIONS
+    params = WalkParams.from_sequence([0.6, 20, -30, 30, 0.5, 45, 6, -1.5, -8, 20])
+    spec = NaoWalk(params)
+    flat = GENERATORS['nao_walk_flat'](params, VERSIONS['later'], True)
+    col = {j: k for k, j in enumerate(GAIT_JOINTS)}
+    times = np.linspace(0.0, 1.2, 37)
+    for a, b in [(spec.samples_deg(), flat.samples_deg()),
+                 (np.array([spec.continuous_rad(t) for t in times]) / nw.DEG,
+                  np.array([flat.continuous_rad(t) for t in times]) / nw.DEG)]:
+        for side in 'RL':
+            hp, kp, hr = (a[:, col[side + j]] for j in ('HipPitch', 'KneePitch', 'HipRoll'))
+            np.testing.assert_allclose(b[:, col[side + 'AnklePitch']],
+                                       a[:, col[side + 'AnklePitch']] - hp - kp, atol=1e-9)
+            np.testing.assert_allclose(b[:, col[side + 'AnkleRoll']], -hr, atol=1e-9)
+        same = [k for j, k in col.items() if 'Ankle' not in j]
+        np.testing.assert_array_equal(b[:, same], a[:, same])
+    with pytest.raises(ValueError, match="sole: expected one of spec, parallel, got 'tilted'"):
+        NaoWalk(params, sole='tilted')

@@ -193,8 +193,11 @@ def test_bad_parameters_are_refused(rig):
     assert not res.success and 'period_s' in res.message
     with pytest.raises(Exception, match='mode: expected sampled or continuous'):
         Walker(context=r.ctx, parameter_overrides=[P('mode', value='wave')])
-    with pytest.raises(Exception, match="generator: expected one of nao_walk, got 'snake'"):
+    with pytest.raises(Exception,
+                       match="generator: expected one of nao_walk, nao_walk_flat, got 'snake'"):
         Walker(context=r.ctx, parameter_overrides=[P('generator', value='snake')])
+    with pytest.raises(Exception, match='ramp_time: expected >= 0 s, got -1.0'):
+        Walker(context=r.ctx, parameter_overrides=[P('ramp_time', value=-1.0)])
 
 
 def test_continuous_mode_publishes_the_waves_at_the_control_rate(rig):
@@ -208,6 +211,25 @@ def test_continuous_mode_publishes_the_waves_at_the_control_rate(rig):
     assert len(moving) == 201                                  # 200 Hz for 1 s, both ends
     for t, q in moving[::20]:
         np.testing.assert_allclose(q, walk.continuous_rad(t - t0), atol=1e-9)
+
+
+def test_ramp_eases_from_the_reset_posture_into_the_gait(rig):
+    """ramp_time: the first targets go from the reset posture (0, inside the limits) to the
+    gait's without a jump, then the gait plays unchanged."""
+    r = rig([P('params', value=PARAMS), P('auto_start', value=True),
+             P('mode', value='continuous'), P('continuous_rate', value=200.0),
+             P('duration', value=1.0), P('ramp_time', value=0.3)])
+    r.run_for(1.5)
+    walk = NaoWalk(WalkParams.from_sequence(PARAMS))
+    moving = [(t, q) for t, _, q in r.robot.targets if np.any(q != 0.0)]
+    t0 = moving[0][0] - 1.0 / 200.0                            # the first target is the posture
+    steps = [np.max(np.abs(b[1] - a[1])) for a, b in zip(moving, moving[1:])]
+    jump = np.max(np.abs(walk.continuous_rad(0.0)))             # what the ramp spreads out
+    assert jump > 0.5 and max(steps[:60]) < jump / 20
+    for t, q in moving:
+        s = (t - t0) / 0.3
+        w = 1.0 if s >= 1.0 else s * s * (3.0 - 2.0 * s)
+        np.testing.assert_allclose(q, w * walk.continuous_rad(t - t0), atol=1e-9)
 
 
 def test_metrics_report_the_walk_under_way_and_the_finished_one(rig):

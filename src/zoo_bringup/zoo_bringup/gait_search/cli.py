@@ -48,6 +48,8 @@ from typing import Any, Sequence
 from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal
 from coupled_wave_gait.search.runner import run_search
 from coupled_wave_gait.search.settings import STRATEGIES, SearchSettings, SettingError
+from ..command_line import OneLineParser as _Parser, UsageError, run_command
+from ..command_line import one_line as _one_line
 from .engines import ENGINES
 from .evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator, node_log_level
 
@@ -62,35 +64,9 @@ EVALUATION_SETTINGS = ('starts', 'quality', 'quality_margin', 'quality_weight',
                        'quality_walk_weight')
 
 
-class UsageError(Exception):
-    """A bad argument or setting: one line, exit 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, not argparse's usage + error
-        raise UsageError(message)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """The command; returns the exit code (0, 2 on an error, 130 on Ctrl-C before the search)."""
-    try:
-        a = _parser().parse_args(argv)
-    except UsageError as e:
-        return _error(str(e))
-    except SystemExit as e:  # --help
-        return e.code if isinstance(e.code, int) else 0
-    try:
-        return _search(a)
-    except KeyboardInterrupt:
-        print(f'{PROG}: interrupted', file=sys.stderr)
-        return 130
-    except Exception as e:  # noqa: BLE001 - user-facing boundary: one line, no traceback
-        if a.debug:
-            raise
-        if _interrupted(e):  # Ctrl-C inside a library that turned it into its own error
-            print(f'{PROG}: interrupted', file=sys.stderr)
-            return 130
-        return _error(_one_line(e))
+    return run_command(PROG, _parser(), _search, argv)
 
 
 def _search(a: argparse.Namespace) -> int:
@@ -350,31 +326,6 @@ def _restart(out: Path) -> None:
 # -- output -------------------------------------------------------------------------------------
 def _note(line: str) -> None:
     print(f'{PROG}: {line}', file=sys.stderr)
-
-
-def _error(msg: str) -> int:
-    print(f'{PROG}: error: {msg}', file=sys.stderr)
-    return 2
-
-
-def _interrupted(e: BaseException | None) -> bool:
-    seen = set()
-    while e is not None and id(e) not in seen:
-        if isinstance(e, KeyboardInterrupt):
-            return True
-        seen.add(id(e))
-        e = e.__cause__ or e.__context__
-    return False
-
-
-def _one_line(e: BaseException) -> str:
-    if isinstance(e, OSError) and e.strerror:
-        where = f'{e.filename}: ' if e.filename else ''
-        return f'{where}{e.strerror}'
-    text = str(e).strip()
-    msg = text.splitlines()[0] if text else ''
-    known = isinstance(e, (UsageError, ValueError, RuntimeError))
-    return msg if known and msg else f'{type(e).__name__}: {msg} (--debug shows the traceback)'
 
 
 if __name__ == '__main__':

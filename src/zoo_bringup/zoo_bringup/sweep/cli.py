@@ -31,7 +31,9 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from ..gait_search.cli import UsageError, _interrupted, _one_line, _Parser, _shown
+from ..command_line import OneLineParser as _Parser, UsageError, run_command
+from ..command_line import one_line as _one_line
+from ..gait_search.cli import _shown
 from ..gait_search.engines import ENGINES, ItemFailed, drive, make_engine
 from ..gait_search.evaluator import node_log_level
 from ..scenario import (ScenarioError, apply_overrides, is_positive_number, load_scenario,
@@ -45,24 +47,7 @@ PROG = 'robozoo sweep'
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        a = _parser().parse_args(argv)
-    except UsageError as e:
-        return _error(str(e))
-    except SystemExit as e:  # --help
-        return e.code if isinstance(e.code, int) else 0
-    try:
-        return _sweep(a)
-    except KeyboardInterrupt:
-        print(f'{PROG}: interrupted', file=sys.stderr)
-        return 130
-    except Exception as e:  # noqa: BLE001 - user-facing boundary: one line, no traceback
-        if a.debug:
-            raise
-        if _interrupted(e):
-            print(f'{PROG}: interrupted', file=sys.stderr)
-            return 130
-        return _error(_one_line(e))
+    return run_command(PROG, _parser(), _sweep, argv)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -211,11 +196,6 @@ def _output_dir(a: argparse.Namespace, name: str) -> Path:
 
 def _note(line: str) -> None:
     print(f'{PROG}: {line}', file=sys.stderr)
-
-
-def _error(msg: str) -> int:
-    print(f'{PROG}: error: {msg}', file=sys.stderr)
-    return 2
 
 
 if __name__ == '__main__':

@@ -30,10 +30,11 @@ def laws():
     return proto, motor_laws
 
 
-# The two short fast runs lose more than R13 allows: the thesis model steps the wheel speed at
-# once (no motor acceleration), the base then accelerates at the friction limit and the wheels
-# slip for a few centimetres of arc (encoders, which R10/R12 fix, are exact: see the README).
-SLIPPING = {(60, 1), (90, 1)}
+# The short fast run loses a little more than R13 allows (2.02 %, 0.606 cm against 0.599): the
+# thesis model steps the wheel speed at once, so the base accelerates at the friction limit while
+# the wheels slip (1.37 cm at P 90, Coulomb with the load tipped onto the slider) and the hard stop
+# gains part of it back. Encoders, which R10/R12 fix, are exact. See robobo_api/README.md.
+SLIPPING = {(90, 1)}
 
 
 def test_wheel_table_matches_formula(calibration):  # R13
@@ -46,7 +47,7 @@ def test_wheel_table_matches_formula(calibration):  # R13
         error = abs(r['distance_cm'] - predicted)
         assert r['heading_change_deg'] < 2.0
         if (r['P'], r['t_s']) in SLIPPING:
-            assert error < 0.05 * predicted, r  # documented shortfall, bounded
+            assert error < 0.03 * predicted, r  # documented shortfall, bounded
         else:
             assert error <= max(0.3, 0.02 * predicted), (r, predicted)
 

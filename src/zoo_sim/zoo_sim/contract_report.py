@@ -6,7 +6,8 @@ zoo_sim README quotes (the tests assert the same quantities against the issue's 
 - velocity steps of the Go1 calf in the air: overshoot and steady ripple;
 - the Go1 calf holding 80 % of its effort limit for 10 s: creep; after a 1 s stall: run-on;
 - every joint of each robot at its velocity or effort limit for 3 s: worst excess over its stops;
-- the 1 kg mu 0.4 box pushed at 0.8 / 1.2 of its sliding force: creep, and acceleration error;
+- the 1 kg mu 0.4 box pushed at 0.8 / 1.2 of its sliding force: creep, acceleration error,
+  contact loss and spin; launched at 1 m/s: stopping distance; the Robobo's slider contact;
 - each robot standing 10 s at its nominal pose at the shipped friction and at mu 0.3: drift, tilt.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import math
 import sys
 
+import mujoco
 import numpy as np
 
 from .metrics import RobotMetrics
@@ -131,16 +133,22 @@ def limit_excess(robot: str, kind: str, sign: float, grouped: bool = True) -> fl
     return worst
 
 
-def push_box(fraction: float, angle_deg: float) -> tuple[float, float, float]:
-    """(distance after 2 s in m, fitted acceleration in m/s^2, direction error of the motion in
-    rad) of the 1 kg box (mu 0.4 on the plane) pushed horizontally at ``angle_deg`` with
-    ``fraction`` of its sliding force, through its bottom face (no tipping moment)."""
+def _box_world() -> MujocoPhysics:
     import tempfile
     from pathlib import Path
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / 'push.sdf'
         path.write_text(FRICTION_WORLD)
-        ph = MujocoPhysics.create(str(path))
+        return MujocoPhysics.create(str(path))
+
+
+def push_box(fraction: float, angle_deg: float, record: dict | None = None
+             ) -> tuple[float, float, float]:
+    """(distance after 2 s in m, fitted acceleration in m/s^2, direction error of the motion in
+    rad) of the 1 kg box (mu 0.4 on the plane) pushed horizontally at ``angle_deg`` with
+    ``fraction`` of its sliding force, through its bottom face (no tipping moment). ``record``
+    receives ``no_contact`` (fraction of steps without contact) and ``max_spin`` (rad/s)."""
+    ph = _box_world()
     m, d = ph.model, ph.data
     box = m.body('box').id
     ph.advance(300)
@@ -149,15 +157,67 @@ def push_box(fraction: float, angle_deg: float) -> tuple[float, float, float]:
     force = fraction * 0.4 * 9.81 * np.array([math.cos(a), math.sin(a), 0.0])
     d.xfrc_applied[box, :3] = force
     d.xfrc_applied[box, 3:] = np.cross([0.0, 0.0, -0.05], force)
-    travel = []
+    travel, no_contact, spin = [], 0, 0.0
     for _ in range(2000):
         ph.advance(1)
         travel.append(d.xpos[box, :2] - start)
+        no_contact += d.ncon == 0
+        spin = max(spin, float(np.linalg.norm(d.cvel[box, :3])))
     travel = np.array(travel)
     s = np.linalg.norm(travel, axis=1)
     t = np.arange(1, 2001) * 1e-3
     heading = math.atan2(travel[-1, 1], travel[-1, 0]) if s[-1] > 1e-6 else a
+    if record is not None:
+        record.update(no_contact=no_contact / 2000, max_spin=spin)
     return float(s[-1]), 2.0 * float(np.polyfit(t[200:], s[200:], 2)[0]), abs(heading - a)
+
+
+def glide_box(speed: float = 1.0, angle_deg: float = 30.0) -> tuple[float, float]:
+    """(distance in m, Coulomb's v^2 / (2 mu g)) of the box launched at ``speed`` along
+    ``angle_deg`` with no push, until it stops."""
+    ph = _box_world()
+    m, d = ph.model, ph.data
+    box = m.body('box').id
+    dof = m.jnt_dofadr[m.body_jntadr[box]]
+    ph.advance(300)
+    start = d.xpos[box, :2].copy()
+    a = math.radians(angle_deg)
+    d.qvel[dof:dof + 2] = speed * math.cos(a), speed * math.sin(a)
+    ph.advance(int(speed / (0.4 * 9.81) * 1000) + 200)
+    return float(np.linalg.norm(d.xpos[box, :2] - start)), speed ** 2 / (2 * 0.4 * 9.81)
+
+
+def _robobo_driving(omega: float, start_s: float, seconds: float, links: tuple[str, ...],
+                    contacts_per_step: int) -> float:
+    """Fraction of the steps (from ``start_s`` for ``seconds`` after a velocity step from rest to
+    ``omega`` rad/s on both wheels) in which ``links`` of the Robobo make ``contacts_per_step``
+    floor contacts."""
+    ph = MujocoPhysics.create('empty', [RobotSpec('robobo', package='robobo_description')])
+    m, d = ph.model, ph.data
+    bodies = [m.body(f'robobo/{ln}').id for ln in links]
+    r = ph.robots['robobo']
+    ph.advance(300)
+    for joint in ('left_motor', 'right_motor'):
+        ph.command('robobo', r.index[joint], 'velocity', omega)
+    ph.advance(int(round(start_s * 1000)))
+    good, n = 0, int(round(seconds * 1000))
+    for _ in range(n):
+        ph.advance(1)
+        touching = np.isin(m.geom_bodyid[d.contact.geom[:d.ncon]], bodies).any(axis=1)
+        good += int(touching.sum()) >= contacts_per_step
+    return good / n
+
+
+def robobo_slider_contact(omega: float) -> float:
+    """Fraction of the steps in which the Robobo's teflon slider touches the floor while the
+    robot drives straight with both wheels at ``omega`` rad/s (from 0.1 s to 1 s)."""
+    return _robobo_driving(omega, 0.1, 0.9, ('base_link',), 1)
+
+
+def robobo_wheel_contact(omega: float) -> float:
+    """Fraction of the first 50 ms after a velocity step from rest to ``omega`` in which both
+    Robobo wheels touch the floor (each tread meets it at two points)."""
+    return _robobo_driving(omega, 0.0, 0.05, ('left_wheel', 'right_wheel'), 4)
 
 
 def stand(robot: str, mu: float | None) -> tuple[float, float]:
@@ -198,9 +258,19 @@ def main(argv: list[str] | None = None) -> int:
     print('1 kg box, mu 0.4, pushed at 0.8 / 1.2 of its sliding force:')
     for angle in (0, 30, 45, 60, 90):
         creep = push_box(0.8, angle)[0]
-        acc = push_box(1.2, angle)[1]
+        sliding: dict = {}
+        acc = push_box(1.2, angle, sliding)[1]
         print(f'  {angle:2d} deg: creeps {1e3 * creep:.4f} mm in 2 s / acceleration '
-              f'{100 * (acc / theory - 1):+.2f} % from Coulomb')
+              f'{100 * (acc / theory - 1):+.2f} % from Coulomb, without contact '
+              f'{100 * sliding["no_contact"]:.1f} % of the steps, spins at most '
+              f'{sliding["max_spin"]:.3f} rad/s')
+    dist, coulomb = glide_box()
+    print(f'the box launched at 1 m/s, 30 deg: stops after {1e3 * dist:.1f} mm (Coulomb '
+          f'{1e3 * coulomb:.1f} mm, {100 * (dist / coulomb - 1):+.2f} %)')
+    print('Robobo driving straight, slider on the floor (% of the steps, 0.1-1 s): ' + ', '.join(
+        f'{omega:g} rad/s {100 * robobo_slider_contact(omega):.1f} %' for omega in (1.0, 9.3)))
+    print('Robobo wheels on the floor in the 50 ms after a step from rest to 9.3 rad/s: '
+          f'{100 * robobo_wheel_contact(9.3):.1f} % of the steps')
     print('standing 10 s at the nominal pose (drift mm / tilt change deg):')
     for robot in ROBOTS:
         cells = [stand(robot, mu) for mu in (None, 0.3)]

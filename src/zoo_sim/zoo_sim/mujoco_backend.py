@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 import mujoco
 import numpy as np
 
-from . import SimConfigError
+from . import SimConfigError, sliding_contacts
 from .ax12_servo import Ax12Params, Ax12Servos
 from .commands import CommandSanitizer
 from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, PD, VELOCITY,
@@ -110,6 +110,7 @@ class MujocoPhysics:
         self.joint_motor = scene.joint_motor
         self.model = m = scene.model
         self.data = d = mujoco.MjData(m)
+        sliding_contacts.bind(m, d)  # Coulomb sliding of designated contacts
         self.step_ns = int(round(m.opt.timestep * 1e9))
         if abs(self.step_ns * 1e-9 - m.opt.timestep) > 1e-15:
             raise SimConfigError(f'physics step {m.opt.timestep} s is not a whole number of ns')

@@ -14,8 +14,9 @@ from typing import Mapping, Sequence
 
 import mujoco
 import numpy as np
+import yaml
 
-from . import SimConfigError
+from . import SimConfigError, sliding_contacts
 from .contact_params import ContactParams, from_ode, priorities
 from .ax12_servo import add_servo, check_model as check_servo
 from .joint_motors import DEFAULT_MOTOR, add_driver, add_motor, check_model
@@ -58,6 +59,8 @@ class RobotSpec:
     fall_height: float | None = None            # None: half the spawn height
     servo: str | None = None                    # 'ax12': joints are AX-12 servos (ax12_servo)
     servo_params: Mapping[str, str] = dataclasses.field(default_factory=dict)  # name -> value
+    sliding_links: Sequence[str] | None = None  # Coulomb sliding contacts (sliding_contacts.py);
+    # None: the description's config/contacts.yaml sliding_links
 
 
 @dataclasses.dataclass
@@ -86,6 +89,7 @@ class Scene:
     static_models: set[str]
     warnings: list[str]
     joint_motor: str = DEFAULT_MOTOR
+    sliding_geoms: list[int] = dataclasses.field(default_factory=list)  # sliding_contacts.py
 
 
 def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
@@ -131,9 +135,13 @@ def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
         # constraint islands are independent kinematic trees: with one tree there is one island,
         # and discovering it costs ~2 us per step (8 % of the 25-DOF benchmark humanoid)
         model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
+    sliding = sorted(g.id for g in b.sliding)
+    designated = np.zeros(model.ngeom, dtype=bool)
+    designated[sliding] = True
+    sliding_contacts.attach(model, designated)
     warnings = list(world.warnings if world else []) + b.warnings
     return Scene(spec, model, world, built, b.world_bodies, b.static_models, warnings,
-                 joint_motor)
+                 joint_motor, sliding)
 
 
 def _dress_for_rendering(spec: mujoco.MjSpec) -> None:
@@ -164,6 +172,21 @@ def default_sensor_links(r: RobotSpec, desc: RobotDescription, base_link: str
     return imu, list(dict.fromkeys(contact))
 
 
+def sliding_links(package: str) -> list[str]:
+    """The links whose contacts get Coulomb sliding (sliding_contacts.py): ``sliding_links`` in
+    the description's ``config/contacts.yaml``; none if the file is absent."""
+    from zoo_description_tools import find_description
+    path = find_description(package) / 'config' / 'contacts.yaml'
+    if not path.is_file():
+        return []
+    data = yaml.safe_load(path.read_text()) or {}
+    links = data.get('sliding_links') or []
+    if not isinstance(links, list) or not all(isinstance(x, str) for x in links):
+        raise SimConfigError(f'{path}: sliding_links: expected a list of link names, got '
+                             f'{links!r}')
+    return links
+
+
 def _check_name(name: str, built: Mapping[str, BuiltRobot], world_bodies: Mapping) -> None:
     if not ROBOT_NAME.match(name):
         raise SimConfigError(f"robot name '{name}': expected letters, digits and underscores, "
@@ -185,6 +208,7 @@ class _Builder:
         self.step = step
         self.joint_motor = joint_motor
         self.geoms: list[tuple[mujoco.MjsGeom, ContactParams]] = []
+        self.sliding: list[mujoco.MjsGeom] = []  # Coulomb sliding contacts (sliding_contacts)
         self.world_bodies: dict[str, list[str]] = {}
         self.static_models: set[str] = set()
         self.warnings: list[str] = []
@@ -236,6 +260,8 @@ class _Builder:
             geom = self._shape(parent, c.shape, pose, f'{base}/{c.name}')
             geom.contype, geom.conaffinity = WORLD_BIT, ALL_BITS
             self.geoms.append((geom, params))
+            if not model.static:
+                self.sliding.append(geom)  # objects slide over floors and tables
         for v in link.visuals:
             pose = frame_pose.then(v.pose) if frame_pose is not None else v.pose
             if v.shape.kind == 'heightfield':
@@ -334,7 +360,13 @@ class _Builder:
             self.spec.attach(child, frame=frame, prefix=prefix)
         except ValueError as exc:
             raise SimConfigError(f"robot '{r.name}': attach failed: {_one_line(exc)}") from None
-        self._robot_contacts(desc, prefix, index, mass)
+        sliding = r.sliding_links if r.sliding_links is not None else \
+            (sliding_links(r.package) if r.package else [])
+        for ln in sliding:
+            if ln not in desc.links or ln == 'world':
+                raise SimConfigError(f"robot '{r.name}': sliding link '{ln}' is not a link of "
+                                     f'{desc.source}')
+        self._robot_contacts(desc, prefix, index, mass, set(sliding))
         joints = [j.name for j in desc.actuated]
         by_name = {j.name: j for j in desc.joints}
         for jname in joints:
@@ -366,7 +398,7 @@ class _Builder:
         return built
 
     def _robot_contacts(self, desc: RobotDescription, prefix: str, index: int,
-                        mass: float) -> None:
+                        mass: float, sliding: set[str]) -> None:
         own, selfbit = 1 << (1 + 2 * index), 1 << (2 + 2 * index)
         for link in desc.links:
             if link == 'world':
@@ -386,6 +418,8 @@ class _Builder:
                     g.contype |= selfbit
                     g.conaffinity |= selfbit
                 self.geoms.append((g, params))
+                if link in sliding:
+                    self.sliding.append(g)
 
     def _hard_stops(self, prefix: str, joints: Sequence[str]) -> None:
         """Joint position limits as hard stops: MuJoCo's default limit (time constant 20 ms,

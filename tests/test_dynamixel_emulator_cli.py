@@ -73,3 +73,38 @@ def test_bad_arguments_one_line(args, words):
                        timeout=60)
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, \
         r.stderr
+
+
+@pytest.mark.parametrize('delay_us', [0, 500])
+def test_a_status_never_beats_its_wire_time_across_processes(delay_us):
+    """The emulator in its own process (as the benchmark runs it) takes only a lower bound of the
+    pty's delivery off the bus time: over 200 round trips, none is faster than the wire (request
+    8 bytes + the return delay + status 8 bytes at 1 Mbps). Load can only make them slower."""
+    import os
+    import select
+
+    from dynamixel_bridge import instructions as ins
+    from dynamixel_bridge import protocol1
+    p, path = _emulator('--protocol', '1', '--ids', '1-4', '--quiet', '--realtime',
+                        '--return-delay-us', str(delay_us))
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    wire = 16 * 10e-6 + delay_us * 1e-6
+    fastest = 1.0
+    try:
+        req = protocol1.encode(1, ins.READ, bytes([36, 2]))
+        for _ in range(200):
+            select.select([], [], [], 0.001)
+            t0 = time.perf_counter()
+            os.write(fd, req)
+            got = b''
+            while len(got) < 8 and time.perf_counter() - t0 < 1.0:  # the fastest observer: a
+                try:                                                 # spinning reader
+                    got += os.read(fd, 64)
+                except BlockingIOError:
+                    pass
+            fastest = min(fastest, time.perf_counter() - t0)
+            assert len(got) == 8
+    finally:
+        os.close(fd)
+        _stop(p)
+    assert fastest >= wire, f'{fastest * 1e6:.1f} us, the wire needs {wire * 1e6:.0f}'

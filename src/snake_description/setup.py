@@ -15,6 +15,7 @@ setup(
         (share + '/urdf', glob('urdf/*.xacro')),
         (share + '/config', glob('config/*.yaml')),
         (share + '/rviz', glob('rviz/*.rviz')),
+        (share + '/meshes', glob('meshes/*.obj')),
     ],
     install_requires=['setuptools'],
     zip_safe=True,

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 
 from .bus_timing import cycle_budget
+from .priority import realtime_thread
 from .sdk_bus import COMM_OK, BusError, SdkBus
 from .servo_health import HealthTracker, hardware_error
 
@@ -30,6 +32,7 @@ class BridgeConfig:
     auto_recover: bool = True
     fail_after: int = 2
     recover_after: int = 3
+    realtime_priority: int = 0  # > 0: the thread running cycle() at SCHED_FIFO (priority.py)
 
 
 @dataclasses.dataclass
@@ -56,6 +59,7 @@ class BridgeCore:
         self.goal: list[int | None] = [None] * n  # register values to send
         self.present: list[int | None] = [None] * n
         self.last_target_t: float | None = None
+        self._rt_thread: int | None = None
         self.watchdog_tripped = False
         self.cycles = 0
         self.clamped = 0
@@ -88,6 +92,7 @@ class BridgeCore:
                 msgs.append(f'id {sid}: return delay {2 * value} -> {want // 2 * 2} us')
                 value = want // 2
             self.return_delay_units = max(self.return_delay_units or 0, value)
+        self.bus.return_delay_s = 2e-6 * (self.return_delay_units or 0)
         for sid, r in self.bus.read_states().items():
             k = self.ids.index(sid)
             self.present[k] = r.position if r.ok else None
@@ -138,6 +143,9 @@ class BridgeCore:
     # --- the cycle
     def cycle(self, now: float) -> CycleResult:
         events: list[str] = []
+        if self.cfg.realtime_priority > 0 and self._rt_thread != threading.get_ident():
+            self._rt_thread = threading.get_ident()  # the executor's thread, set once
+            events.append(realtime_thread(self.cfg.realtime_priority))
         self.cycles += 1
         readings = self.bus.read_states()
         pos, vel, eff = [], [], []

@@ -40,7 +40,7 @@ class DynamixelBridge(rclpy.node.Node):
             ('ids', list(range(1, 17))), ('joints', ['']), ('position_min', [math.nan]),
             ('position_max', [math.nan]), ('rate', 50.0), ('watchdog_s', 0.5),
             ('watchdog_action', 'hold'), ('return_delay_us', -1), ('latency_timer_ms', 1),
-            ('auto_recover', True), ('torque_off_on_exit', True))}
+            ('auto_recover', True), ('torque_off_on_exit', True), ('realtime_priority', 0))}
         if p['protocol'] not in (1, 2):
             raise ValueError(f"protocol {p['protocol']}: expected 1 or 2")
         model = model_by_name(p['model']) if p['model'] else DEFAULT_MODEL[p['protocol']]
@@ -56,7 +56,8 @@ class DynamixelBridge(rclpy.node.Node):
         self.core = BridgeCore(bus, BridgeConfig(
             joints, lo, hi, watchdog_s=float(p['watchdog_s']),
             watchdog_action=p['watchdog_action'], return_delay_us=int(p['return_delay_us']),
-            auto_recover=bool(p['auto_recover'])))
+            auto_recover=bool(p['auto_recover']),
+            realtime_priority=int(p['realtime_priority'])))
         try:
             for line in self.core.start():
                 self.get_logger().info(line)
@@ -86,7 +87,10 @@ class DynamixelBridge(rclpy.node.Node):
         msg.header.stamp = stamp
         self._states.publish(msg)
         for line in res.events:
-            self.get_logger().warning(line)
+            if line.startswith('bus thread at SCHED_FIFO'):
+                self.get_logger().info(line)
+            else:
+                self.get_logger().warning(line)
         self._status.publish(self._diagnostics(stamp))
 
     def _diagnostics(self, stamp) -> DiagnosticArray:

@@ -6,16 +6,37 @@ of 126..135 (current, velocity, position), sent with the SDK's ``syncReadTx`` an
 with ``readRx`` so that each servo's error byte (the hardware alert) is kept, which GroupSyncRead
 drops; if a status fails, the remaining servos are read one by one. Writes: SYNC_WRITE of the goal
 positions (no status) on both protocols.
+
+Waiting for a status: the SDK's ``rxPacket`` busy-polls the port until the packet is complete.
+On 2 cores that spin holds one core while the kernel worker that moves received bytes into the
+tty (the same ``flush_to_ldisc`` path for an FTDI adapter as for a pty) waits for the other: a
+status then reaches the host milliseconds late under load. The bridge does not spin: Protocol
+2.0 sleeps in ``select`` on the port until a status's bytes are all there (or the SDK's packet
+timeout), then the SDK's ``readRx`` parses it (CRC, id, error byte) at once. Protocol 1.0 state
+reads, 16 round trips in a row, skip the SDK's per-packet Python (``_p1_transaction``): the READ
+is built once (``protocol1.encode``, byte-identical to the SDK's, golden-tested) and written on
+the SDK's port; the bridge sleeps until just before the status's wire time (it cannot be
+complete earlier), polls for WAKE_SPIN_S (a waking thread costs tens of us on a VM), then sleeps
+in ``select``; the status is checked here (header, id, length, checksum). Pings, writes,
+SYNC_WRITE and reboot stay the SDK's.
 """
 from __future__ import annotations
 
 import dataclasses
+import os
+import select
+import termios
+import time
 
 import dynamixel_sdk as sdk
 
+from . import instructions as ins
+from . import protocol1
+from .bus_timing import tx_seconds
 from .control_table import Model
 
 COMM_OK = sdk.COMM_SUCCESS
+WAKE_SPIN_S = 200e-6  # poll this long around a status's expected arrival before sleeping
 
 
 class BusError(RuntimeError):
@@ -47,7 +68,17 @@ class SdkBus:
         self._goal = m.item('goal_position')
         self._writer = sdk.GroupSyncWrite(self.port, self.ph, self._goal.address, self._goal.size)
         self._block = m.state_block
+        addr, length = self._block
+        self._status_len = (protocol1.STATUS_OVERHEAD if m.protocol == 1 else 11) + length
+        self._read_request = {i: protocol1.encode(i, ins.READ, bytes([addr, length]))
+                              for i in self.ids} if m.protocol == 1 else {}
         self.transactions = 0
+        self.return_delay_s = 0.0  # the servos' Return Delay Time, once BridgeCore.start has read it
+        self._fd = -1
+        # the SDK's own status timeout: tx time of the status + 2 latency timers + 2 ms
+        self._p1_timeout_s = (10_000.0 / baud * self._status_len + 2 * sdk.LATENCY_TIMER
+                              + 2.0) / 1000.0
+        self._p1_wire_s = tx_seconds(8 + self._status_len, baud)  # + return_delay_s, below
 
     def open(self) -> None:
         try:
@@ -60,6 +91,7 @@ class SdkBus:
             self.port.closePort()
             raise BusError(f'port {self.port_name}: baud rate {self.baud} is not one the SDK '
                            'can set')
+        self._fd = self.port.ser.fileno()
 
     def close(self) -> None:
         if self.port.is_open:
@@ -105,8 +137,70 @@ class SdkBus:
     def _read_one(self, servo_id: int) -> Reading:
         addr, length = self._block
         self.transactions += 1
-        data, comm, err = self.ph.readTxRx(self.port, servo_id, addr, length)
-        return self._reading(bytes(data), comm, err)
+        req = self._read_request.get(servo_id)
+        if req is None:  # Protocol 2.0 (a fallback after a lost status), or an id added later
+            data, comm, err = self.ph.readTxRx(self.port, servo_id, addr, length)
+            return self._reading(bytes(data), comm, err)
+        return self._p1_transaction(servo_id, req)
+
+    def _p1_transaction(self, servo_id: int, req: bytes) -> Reading:
+        """One Protocol 1.0 READ of the state block on the SDK's open port, in as few Python
+        steps as possible: every microsecond here adds to each of the 16 round trips of a cycle
+        (the SDK's readTxRx costs ~50-90 us more per transaction on this 2-core VM). Same
+        semantics as the SDK: input flushed first, its packet timeout, stale bytes before the
+        header skipped, COMM_RX_TIMEOUT with no byte, COMM_RX_CORRUPT with a bad checksum,
+        length or a partial packet."""
+        fd, length, want = self._fd, self._block[1], self._status_len
+        termios.tcflush(fd, termios.TCIFLUSH)  # the SDK's clearPort
+        try:
+            os.write(fd, req)
+        except OSError:
+            return Reading(sdk.COMM_TX_FAIL)
+        t0 = time.perf_counter()
+        deadline = t0 + self._p1_timeout_s
+        # No status can be complete before its wire time: sleep until just before it, then
+        # poll for up to WAKE_SPIN_S (a sleeping thread's wake-up costs tens of us on a VM),
+        # then sleep in select (a longer spin would starve the kernel worker that delivers it).
+        spin_from = t0 + self._p1_wire_s + self.return_delay_s - WAKE_SPIN_S / 2
+        if spin_from > t0:
+            time.sleep(spin_from - t0)
+        spin_until = time.perf_counter() + WAKE_SPIN_S
+        head = bytes((0xFF, 0xFF, servo_id))
+        buf = b''
+        while True:
+            at = buf.find(head)
+            if at >= 0 and len(buf) - at >= 4 and len(buf) - at >= buf[at + 3] + 4:
+                pkt = buf[at:at + buf[at + 3] + 4]  # as long as its LEN byte says
+                if protocol1.checksum(pkt[2:-1]) != pkt[-1]:
+                    return Reading(sdk.COMM_RX_CORRUPT)
+                if len(pkt) != want:  # an error status without the data (as the SDK reports)
+                    return Reading(sdk.COMM_RX_CORRUPT, pkt[4])
+                return self._reading(pkt[5:5 + length], COMM_OK, pkt[4])
+            now = time.perf_counter()
+            if now >= deadline:
+                return Reading(sdk.COMM_RX_CORRUPT if buf else sdk.COMM_RX_TIMEOUT)
+            if now >= spin_until and not select.select([fd], [], [], deadline - now)[0]:
+                continue
+            try:
+                buf += os.read(fd, 256)  # the SDK's port is non-blocking
+            except BlockingIOError:
+                pass
+            except OSError:
+                return Reading(sdk.COMM_RX_FAIL)
+
+    def _wait_for(self, n_bytes: int) -> None:
+        """Sleep until ``n_bytes`` are readable or the SDK's packet timeout has passed (the
+        SDK's ``readRx`` then parses, or reports the timeout / corrupt packet)."""
+        port, ser = self.port, self.port.ser
+        fd = ser.fileno()
+        while (have := ser.in_waiting) < n_bytes:
+            left_s = (port.packet_timeout - port.getTimeSinceStart()) / 1000.0
+            if left_s <= 0:
+                return
+            if have:  # part of it: select would return at once; sleep the rest's wire time
+                time.sleep(min(left_s, max(tx_seconds(n_bytes - have, self.baud), 50e-6)))
+            elif not select.select([fd], [], [], left_s)[0]:
+                return
 
     def _sync_read(self, ids: list[int]) -> dict[int, Reading]:
         addr, length = self._block
@@ -116,9 +210,13 @@ class SdkBus:
         if comm != COMM_OK:
             return {i: Reading(comm) for i in ids}
         for k, sid in enumerate(ids):
+            self._wait_for(self._status_len)
             data, comm, err = self.ph.readRx(self.port, sid, length)
-            if comm != COMM_OK:  # the statuses after a lost one are lost too: one by one
-                out[sid] = Reading(comm)
+            if comm != COMM_OK:  # the statuses after a lost one are lost too: one by one,
+                out[sid] = Reading(comm)  # once the later servos' statuses are off the wire
+                rest = len(ids) - k - 1
+                time.sleep(rest * (tx_seconds(self._status_len, self.baud) + self.return_delay_s))
+                self.port.clearPort()
                 out.update({i: self._read_one(i) for i in ids[k + 1:]})
                 break
             out[sid] = self._reading(bytes(data), comm, err)

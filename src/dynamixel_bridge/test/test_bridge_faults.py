@@ -124,3 +124,16 @@ def test_bad_input_gets_one_line():
         with pytest.raises(BusError, match='no answer from id 7 '):
             core.start()
         sdk_bus.close()
+
+
+def test_realtime_priority_is_applied_once_per_thread_with_one_line():
+    from dynamixel_bridge.priority import normal_thread
+    with emulated(1) as (bus, pty):
+        core = make_core(pty, 1, realtime_priority=1)
+        try:
+            first = run(core, 1)
+            assert len(first) == 1 and first[0].startswith('bus thread at ')  # FIFO or refused
+            assert run(core, 2) == []
+        finally:
+            normal_thread()
+            core.shutdown()

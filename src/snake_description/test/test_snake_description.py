@@ -96,14 +96,46 @@ def test_module_mass_inertia_and_geometry(kind) -> None:
     com_x = spec.body('link_3').ipos[0]
     boxes = [g for g in geoms if g.type == mujoco.mjtGeom.mjGEOM_BOX]
     np.testing.assert_allclose(2 * boxes[0].size, [0.032, 0.050, 0.040], atol=1e-12)
-    rings = [g for g in geoms if g.type == mujoco.mjtGeom.mjGEOM_CYLINDER]
+    rings = [g for g in geoms if g.type in (mujoco.mjtGeom.mjGEOM_CYLINDER,
+                                            mujoco.mjtGeom.mjGEOM_MESH)]
     if kind == 'plain':
         assert not rings and boxes[0].pos[0] == pytest.approx(com_x)
     else:
         (ring,) = rings
+        assert ring.type == mujoco.mjtGeom.mjGEOM_CYLINDER  # the thesis' primitive by default
         assert (ring.size[0], 2 * ring.size[1]) == pytest.approx((0.0375, 0.035))
         assert ring.pos[0] - com_x == pytest.approx(-0.0215)
         assert boxes[0].pos[0] - com_x == pytest.approx(0.0105)
+
+
+@pytest.mark.parametrize('faces', [0, 24])
+def test_ring_is_75_by_35_mm_as_a_cylinder_or_a_polygon(faces) -> None:
+    """The ring's collision shape (ring_faces): the thesis' cylinder, or an N-gon prism with the
+    ring's 37.5 mm circumradius and 35 mm length, a face down on pitch and yaw modules."""
+    text = xacro_to_urdf(PKG, {'ring_faces': faces, 'modules': 2})
+    model = load_mujoco(text)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    kinds = (int(mujoco.mjtGeom.mjGEOM_CYLINDER), int(mujoco.mjtGeom.mjGEOM_MESH))
+    (g,) = [g for g in range(model.ngeom) if model.geom_bodyid[g] == model.body('link_1').id and
+            int(model.geom_type[g]) in kinds]
+    if faces == 0:
+        assert model.geom_type[g] == mujoco.mjtGeom.mjGEOM_CYLINDER
+        assert (model.geom_size[g][0], 2 * model.geom_size[g][1]) == pytest.approx((0.0375, 0.035))
+        return
+    m = model.geom_dataid[g]
+    verts = model.mesh_vert[model.mesh_vertadr[m]:model.mesh_vertadr[m] + model.mesh_vertnum[m]]
+    world = data.geom_xpos[g] + verts @ data.geom_xmat[g].reshape(3, 3).T  # mesh frame -> world
+    assert len(verts) == 2 * faces
+    radial = np.linalg.norm((world - data.geom_xpos[g])[:, 1:], axis=1)
+    np.testing.assert_allclose(radial, 0.0375, atol=1e-9)  # coaxial with the snake (x)
+    assert np.ptp(world[:, 0]) == pytest.approx(0.035, abs=1e-9)
+    for link in ('link_1', 'link_2'):  # pitch and yaw module: a face (two vertices) lowest
+        gg = [k for k in range(model.ngeom) if model.geom_bodyid[k] == model.body(link).id and
+              int(model.geom_type[k]) == kinds[1]][0]
+        w = data.geom_xpos[gg] + verts @ data.geom_xmat[gg].reshape(3, 3).T
+        low = np.sort(w[:, 2])
+        assert low[3] - low[0] < 1e-9 and low[4] - low[0] > 1e-4  # 4 vertices: 1 face, both ends
 
 
 def _self_contacts(text: str, q: dict[str, float]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:

@@ -6,7 +6,8 @@ parameters (``amplitude_odd`` ... ``offset``; NaN: the preset's), ``direction`` 
 ``leg_s`` (4 s), ``legs`` (2: forward then reversed), ``angle_file`` (a path: play it instead of
 a gait; the run ends with the file). Reads ``link_poses`` (the simulator's, world frame) to
 measure each leg: module-centroid displacement along the initial body axis (toward link 0) and
-across it, and the heading change; reported in summary.json (``robozoo_metrics``).
+across it, the heading change and the largest module roll about the body axis (``roll.py``);
+reported in summary.json (``robozoo_metrics``).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from zoo_runtime.interfaces.geometry_msgs.msg import PoseArray
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 
 from . import angle_file, state_log
+from .roll import module_roll_deg
 from .serpenoid import SAMPLE_INTERVAL, GaitError, Serpenoid, SerpenoidParams, preset
 
 Node = rclpy.node.Node
@@ -56,7 +58,9 @@ class SnakeGait(Node):
             self.joints = list(self.plan[0][1].joints)
             self.gait_name = gait
         published = self.declare_parameter('links', state_log.PUBLISHED_LINKS).value
-        _, self._keep = state_log.module_index(list(published))
+        self._names, self._keep = state_log.module_index(list(published))
+        self._first_axis = self.declare_parameter('first_axis', 'pitch').value
+        self._max_roll = 0.0
         self.pub = self.create_publisher(JointState, 'joint_targets', 10)
         self.create_subscription(PoseArray, 'link_poses', self._on_poses, 10)
         self.positions: np.ndarray | None = None
@@ -66,8 +70,14 @@ class SnakeGait(Node):
         self.create_timer(SAMPLE_INTERVAL, self._tick)
 
     def _on_poses(self, msg: PoseArray) -> None:
+        keep = [i for i in self._keep if i < len(msg.poses)]
         self.positions = np.array([[msg.poses[i].position.x, msg.poses[i].position.y]
-                                   for i in self._keep if i < len(msg.poses)])
+                                   for i in keep])
+        o = [msg.poses[i].orientation for i in keep]
+        roll = module_roll_deg(self._names[:len(keep)], [(q.w, q.x, q.y, q.z) for q in o],
+                               self._first_axis)
+        if roll.size and self.leg < len(self.plan):
+            self._max_roll = max(self._max_roll, float(roll.max()))
         if self._start is None and self.leg == 0:  # the first leg starts from the spawn pose
             self._start = self._measure()
 
@@ -102,6 +112,8 @@ class SnakeGait(Node):
             record.update(along_m=float(d @ a0), across_m=float(d @ [-a0[1], a0[0]]),
                           dx_m=float(d[0]), dy_m=float(d[1]),
                           heading_deg=(dh + 180.0) % 360.0 - 180.0)
+        record['max_roll_deg'] = self._max_roll
+        self._max_roll = 0.0
         self.legs.append(record)
         self.leg += 1
         self.leg_tick = 0

@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
                    metavar='NODE.PARAM=VALUE', help='scenario override, as in robozoo run')
     p.add_argument('--fault', action='append', default=[], metavar='KIND:ID',
                    help='start with a fault: timeout:3, corrupt:3, overload:3')
+    p.add_argument('--realtime', action='store_true',
+                   help='serve the bus from a SCHED_FIFO thread (hardware is never late; needs '
+                        'CAP_SYS_NICE, falls back with one line)')
     p.add_argument('--quiet', action='store_true', help='no log lines on stderr')
     return p
 
@@ -116,7 +119,8 @@ def _serve(args, log) -> int:
                 raise ValueError(f'--return-delay-us {args.return_delay_us}: expected 0..508')
             for s in bus.servos.values():
                 s._store(model.item('return_delay'), args.return_delay_us // 2)
-        with PtyBus(bus, args.baud, usb_latency_s=args.usb_latency_ms / 1000, log=log) as pty:
+        with PtyBus(bus, args.baud, usb_latency_s=args.usb_latency_ms / 1000,
+                    realtime=args.realtime, log=log) as pty:
             print(pty.path, flush=True)
             log(f'{model.name} ids {args.ids[0]}..{args.ids[-1]} ({len(args.ids)}) on protocol '
                 f'{args.protocol}.0 at {args.baud} baud; faults: {faults.describe()}')

@@ -3,10 +3,17 @@
 A client opens the slave (``path``) like a USB serial adapter. Bytes arrive at once through a pty,
 so the time a real bus takes is added here: a status packet is written when its last byte would
 have arrived on the wire, t0 + tx(request) + for each answering servo (its return delay +
-tx(status)), t0 being when the request's first bytes were read and tx(n) = 10 n / baud (8N1).
+tx(status)), t0 being when the request's first bytes were written and tx(n) = 10 n / baud (8N1).
 ``usb_latency_s`` adds a per-transaction delay (spec §11 #11: the FTDI latency timer, 16 ms by
 default on a real adapter). A client whose baud rate (the pty's termios speed) is not the bus's
 gets no answer, as on a real bus; so does a partial packet, dropped after ``rx_timeout_s``.
+
+Never faster than the bus: the pty's own delivery (a kernel worker moves the bytes each way) is
+not bus time, but it is not taken off either (no measurement bounds it from below for another
+process): a client never sees a status before its wire time, and sees it later by the pty's
+delivery (~12 us at best, ~90 us in the median, more under load). Deadlines are met by
+sleeping, then spinning the last ``SPIN_S``, not by compensating the timer's overshoot (which
+varies with load).
 """
 from __future__ import annotations
 
@@ -19,7 +26,10 @@ import time
 import tty
 from typing import Callable
 
+from .. import instructions as ins
 from ..bus_timing import tx_seconds
+from ..packets import Packet
+from ..priority import realtime_thread
 from .bus import Bus
 
 PR_SET_TIMERSLACK = 29
@@ -38,40 +48,48 @@ def fine_timer_slack() -> None:
         pass
 
 
+REALTIME_PRIORITY = 10  # --realtime: above the bridge's (ros2_control uses 50 for its loop)
+LAG_MARGIN_S = 5e-6  # taken off the measured pty minima: what the measurement itself adds
+MAX_LAG_S = 5e-6     # compensate=True only: a pty hop between processes can take < 10 us
+COLLISION_SLACK_S = 100e-6
+SPIN_S = 100e-6  # the last stretch before a deadline is spun: a sleep overshoots by 20-50 us
+
+
 def sleep_until(deadline: float) -> None:
-    left = deadline - time.perf_counter()
+    """Return at ``deadline`` (within ~1 us on an idle core), never before. Sleeps, then spins only
+    the last ``SPIN_S``: a longer spin would starve the kernel's pty worker on 2 cores."""
+    left = deadline - time.perf_counter() - SPIN_S
     if left > 0:
-        time.sleep(left)  # not a spin: a spinning emulator starves the kernel's pty worker
+        time.sleep(left)
+    while time.perf_counter() < deadline:
+        pass
 
 
-def measure_lags(master: int, slave: int, n: int = 30) -> tuple[float, float]:
-    """Medians, in seconds, of what the pty and this thread's timers add to the bus's timing:
-    (input lag: a write on the slave until the master has it; output lag: timer overshoot of a
-    300 us sleep + a write on the master until a reader of the slave has it). Measured before
-    any client opens the slave."""
-    over, hop_out, hop_in = [], [], []
+def measure_lags(master: int, slave: int, n: int = 50) -> tuple[float, float]:
+    """Minima, in seconds, of the pty's delivery each way (input: a write on the slave until a
+    reader of the master, asleep in select, has it; output: master -> slave the same way).
+    Minima, not medians: taking off more than the pty surely added would let a status arrive
+    before its wire time. Measured before any client opens the slave."""
+    hop_out, hop_in = [], []
     for _ in range(n):
-        t = time.perf_counter() + 300e-6
-        sleep_until(t)
-        over.append(time.perf_counter() - t)
         for src, dst, out in ((master, slave, hop_out), (slave, master, hop_in)):
             t = time.perf_counter()
             os.write(src, b'\xff')
             select.select([dst], [], [], 0.1)
             os.read(dst, 16)
             out.append(time.perf_counter() - t)
-    med = lambda v: sorted(v)[len(v) // 2]  # noqa: E731
-    return med(hop_in), med(over) + med(hop_out)
+    return min(hop_in), min(hop_out)
 
 
 class PtyBus:
     def __init__(self, bus: Bus, baud: int, *, usb_latency_s: float = 0.0,
-                 rx_timeout_s: float = 0.01, compensate: bool = True,
+                 rx_timeout_s: float = 0.01, compensate: bool = False, realtime: bool = False,
                  log: Callable[[str], None] | None = None) -> None:
         self.bus = bus
         self.baud = baud
         self.usb_latency_s = usb_latency_s
         self.rx_timeout_s = rx_timeout_s
+        self.realtime = realtime
         self._log = log or (lambda line: None)
         self.master, self._slave = os.openpty()
         tty.setraw(self._slave)  # no echo, no line editing: bytes pass unchanged
@@ -81,16 +99,23 @@ class PtyBus:
             attrs[4] = attrs[5] = speed
             termios.tcsetattr(self._slave, termios.TCSANOW, attrs)
         self.path = os.ttyname(self._slave)  # kept open: the master never sees EIO on hang-up
-        # The pty's own delivery and this thread's timer lag are not bus time: a request is
+        # The pty's own delivery is not bus time, but no measurement here bounds it from below
+        # for another process: a client at higher priority saw two hops as short as ~12 us in
+        # all, so taking off even 10 us each way let a status arrive early. By default nothing
+        # is taken off (never early; later by the pty's jitter). compensate=True: a request is
         # taken to have been written input_lag before it was read, a status is written
-        # output_lag before its wire time (each capped at 200 us; compensate=False: none).
+        # output_lag before its wire time, each the measured minimum less LAG_MARGIN_S, at most
+        # MAX_LAG_S.
         fine_timer_slack()
         lags = measure_lags(self.master, self._slave) if compensate else (0.0, 0.0)
-        self.input_lag_s, self.output_lag_s = (min(x, 200e-6) for x in lags)
+        self.input_lag_s, self.output_lag_s = (min(max(x - LAG_MARGIN_S, 0.0), MAX_LAG_S)
+                                               for x in lags)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.transactions = 0
         self._bus_free_at = 0.0
+        self._status_until = 0.0  # when the last status packet's last byte is off the wire
+        self.collisions = 0
         self._warned_baud: int | None = None
 
     def start(self) -> 'PtyBus':
@@ -122,6 +147,8 @@ class PtyBus:
 
     def serve(self) -> None:
         fine_timer_slack()
+        if self.realtime:  # servos are hardware: never late because the host is busy
+            self._report(realtime_thread(REALTIME_PRIORITY))
         decoder = self.bus.decoder()
         last_rx = 0.0
         while not self._stop.is_set():
@@ -142,15 +169,24 @@ class PtyBus:
                     self._report(g.describe())
             t0 = now if not decoder.pending else last_rx
             last_rx = now
-            for item in decoder.feed(data):
+            for item in decoder.feed(data):  # all written by the time they were read
                 self._transact(item, t0, len(getattr(item, 'raw', b'')))
-                t0 = time.perf_counter()
             self._drain_log()
 
     def _transact(self, item, t0: float, n_bytes: int) -> None:
         # the request is on the wire after the previous traffic (a SYNC_WRITE has no status, but
         # the bus is busy while it is sent)
         t0 -= self.input_lag_s
+        # half duplex: a request while a servo is still talking (pipelining) collides; the
+        # write time is known to within the pty's jitter, a pipelined request is ~1 ms early
+        if t0 + COLLISION_SLACK_S < self._status_until:
+            self.collisions += 1
+            what = (f'id {item.id}: {ins.NAMES.get(item.code, hex(item.code))}'
+                    if isinstance(item, Packet) else item.describe())
+            self._report(f'{what} sent while a status packet was on the wire: on a half-duplex '
+                         'bus both are garbled; dropped (wait for each status before the next '
+                         'request)')
+            return
         self._bus_free_at = max(t0, self._bus_free_at) + tx_seconds(n_bytes, self.baud)
         replies = self.bus.handle(item)
         if not replies:
@@ -166,7 +202,7 @@ class PtyBus:
         t = self._bus_free_at + self.usb_latency_s
         for r in replies:
             t += r.delay_s + tx_seconds(len(r.data), self.baud)
-            self._bus_free_at = t
+            self._bus_free_at = self._status_until = t
             sleep_until(t - self.output_lag_s)
             try:
                 os.write(self.master, r.data)

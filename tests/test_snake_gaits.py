@@ -65,8 +65,10 @@ def test_r23_halving_the_step_changes_the_4s_displacement_by_under_2_percent(gai
 def test_linear_progression_scenario_reports_the_legs_and_no_roll(tmp_path):
     out = tmp_path / 'out'
     assert main(['run', 'snake_linear_progression', '--output', str(out), '--quiet']) == 0
-    fwd, rev = json.loads((out / 'summary.json').read_text())['metrics']['gait']['legs']
+    summary = json.loads((out / 'summary.json').read_text())
+    fwd, rev = summary['metrics']['gait']['legs']
     assert fwd['along_m'] > 2 * MIN_TRAVEL and rev['along_m'] < -2 * MIN_TRAVEL
+    assert summary['robots']['snake']['fell'] is False  # the head's pitch is no fall
     assert max(fwd['max_roll_deg'], rev['max_roll_deg']) < MAX_ROLL_DEG
 
 

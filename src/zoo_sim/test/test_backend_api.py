@@ -197,6 +197,19 @@ def test_metrics_observer_reports_drift_tilt_and_falls(empty_world):
                       'min_base_height', 'max_penetration', 'fell'}
 
 
+
+def test_a_robot_may_set_its_own_fall_tilt(empty_world):
+    """A snake pitches its head and rolls by design: its scenarios set fall_tilt_deg 180 (never by
+    tilt): the same 57-degree roll is then no fall; at fall_tilt_deg 30 it is one."""
+    from zoo_sim.metrics import RobotMetrics
+    for limit, fell in ((180.0, False), (30.0, True)):
+        ph = walker(empty_world, fall_tilt_deg=limit)
+        observer = RobotMetrics(ph, 'w')
+        ph.set_pose('w', [0, 0, 0.3], [math.cos(0.5), math.sin(0.5), 0, 0])
+        ph.advance(10)
+        observer.sample(ph.sim_ns * 1e-9)
+        assert observer.summary()['fell'] is fell
+
 def test_pause_freezes_physics_and_step_runs_anyway(empty_world):
     ph = walker(empty_world)
     ph.command('w', 0, 'velocity', 1.0)

@@ -12,7 +12,6 @@ import numpy as np
 
 from .transforms import rotation_change_deg, tilt_change_deg, tilt_deg
 
-FALL_TILT_DEG = 45.0  # a base tilted further has fallen, whatever its height
 FIELDS = ('base_start', 'base_end', 'drift_xy', 'drift_xyz', 'max_tilt_deg',
           'max_tilt_change_deg', 'yaw_change_deg', 'min_base_height', 'max_penetration', 'fell',
           'fell_at', 'joints', 'commands_rejected', 'commands_clamped')
@@ -26,6 +25,7 @@ class RobotMetrics:
         self.robot = robot
         info = backend.robot_info(robot)
         self.fall_height = info.fall_height
+        self.fall_tilt = info.fall_tilt_deg
         self.joints = len(info.joints)
         self.reset()
 
@@ -41,7 +41,8 @@ class RobotMetrics:
 
     def sample(self, now_s: float) -> None:
         pos, quat = self.backend.base_pose(self.robot)
-        quat = [float(q) for q in quat]
+        # plain floats for the scalar math below (tolist: one call, the same floats)
+        quat = quat.tolist() if quat.__class__ is np.ndarray else [float(q) for q in quat]
         height = float(pos[2])
         if self.start is None:
             self.start, self.start_quat = np.array(pos, dtype=float), quat
@@ -50,7 +51,7 @@ class RobotMetrics:
         self.min_height = min(self.min_height, height)
         self.max_tilt = max(self.max_tilt, tilt)
         self.max_penetration = max(self.max_penetration, self.backend.penetration(self.robot))
-        if self.fell_at is None and (height < self.fall_height or tilt > FALL_TILT_DEG):
+        if self.fell_at is None and (height < self.fall_height or tilt > self.fall_tilt):
             self.fell_at = now_s
 
     def summary(self) -> dict:

@@ -169,6 +169,8 @@ class MujocoPhysics:
                 fall = 0.5 * float(self._q0[r.free_qadr + 2]) if r.free_qadr is not None \
                     else -math.inf
             r.info.fall_height = fall
+            if r.built.spec.fall_tilt_deg is not None:
+                r.info.fall_tilt_deg = float(r.built.spec.fall_tilt_deg)
         self.reset()
         self.resets = 0
 

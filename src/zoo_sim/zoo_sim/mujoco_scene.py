@@ -57,6 +57,8 @@ class RobotSpec:
     initial_positions: Mapping[str, float] = dataclasses.field(default_factory=dict)  # over the
     # description's nominal joint positions
     fall_height: float | None = None            # None: half the spawn height
+    fall_tilt_deg: float | None = None          # None: 45 degrees; 180: never by tilt (a snake
+                                                # pitches its head and rolls by design)
     servo: str | None = None                    # 'ax12': joints are AX-12 servos (ax12_servo)
     servo_params: Mapping[str, str] = dataclasses.field(default_factory=dict)  # name -> value
     sliding_links: Sequence[str] | None = None  # Coulomb sliding contacts (sliding_contacts.py);

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 JOINT_KINDS = ('velocity', 'effort')
+FALL_TILT_DEG = 45.0  # a base tilted further has fallen, whatever its height (per robot: RobotInfo)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +47,7 @@ class RobotInfo:
     urdf: str                        # published latched on robot_description
     sensors: list[Any] = dataclasses.field(default_factory=list)  # plug-ins (sensors.Sensor)
     fall_height: float = -np.inf     # base height below which the robot has fallen (m)
+    fall_tilt_deg: float = FALL_TILT_DEG  # base tilt beyond which it has fallen (180: never)
 
 
 @runtime_checkable

@@ -165,6 +165,7 @@ class Simulator(Node):
         self.declare_parameter(p + 'imu_link', '')
         self._declare_list(p + 'initial_positions')
         self.declare_parameter(p + 'fall_height', -1.0)
+        self.declare_parameter(p + 'fall_tilt_deg', -1.0)  # negative: 45; 180: never by tilt
         self.declare_parameter(p + 'servo', '')  # 'ax12': goal positions on joint_targets
         self._declare_list(p + 'servo_params')   # 'k:=2' ... (ax12_servo.Ax12Params)
         get = lambda key: self._optional(p + key)  # noqa: E731
@@ -192,6 +193,7 @@ class Simulator(Node):
                          self._list(p + 'contact_links', str),
                          imu_link=get('imu_link') or None, initial_positions=initial,
                          fall_height=get('fall_height') if get('fall_height') >= 0 else None,
+                         fall_tilt_deg=get('fall_tilt_deg') if get('fall_tilt_deg') >= 0 else None,
                          servo=get('servo') or None,
                          servo_params=_pairs(self._list(p + 'servo_params', str),
                                              p + 'servo_params'))

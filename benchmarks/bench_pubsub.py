@@ -3,7 +3,9 @@
 One node publishes a sensor_msgs/JointState with 25 joints (built once); a subscription callback
 copies ``msg.position`` into a preallocated numpy array. Measured: messages published and
 delivered through the executor with one ``spin_once`` per message, and batched (publish K, then
-spin until drained); the reference is a bare Python function call doing the same copy.
+spin until drained); the reference is a bare Python function call doing the same copy. Also the
+CDR serialisation a bag recorder pays per message: ``messages.serialize`` (generated from the
+fields) vs the rosbags path it replaced, same bytes checked.
 Prints a table, then one JSON line.
 
     source tools/env.sh && .venv/bin/python benchmarks/bench_pubsub.py
@@ -82,6 +84,19 @@ def main() -> None:
     rate_bare = best_rate(bare, N)
     rclpy.shutdown(context=context)
 
+    from zoo_runtime import messages
+    assert messages.serialize(msg) == messages.serialize_via_rosbags(msg)
+    n_ser = N // 20
+
+    def generated(n: int) -> None:
+        for _ in range(n):
+            messages.serialize(msg)
+
+    def via_rosbags(n: int) -> None:
+        for _ in range(n):
+            messages.serialize_via_rosbags(msg)
+    ser, ser_rosbags = best_rate(generated, n_ser), best_rate(via_rosbags, n_ser)
+
     rows = [('publish + spin_once per message', rate),
             (f'publish {BATCH}, then spin them', rate_batched),
             ('bare function call (same copy)', rate_bare)]
@@ -89,10 +104,14 @@ def main() -> None:
     for label, value in rows:
         print(f'  {label:<34} {value:>12,.0f} msgs/s  {1e6 / value:6.2f} us/msg')
     print(f'  pub/sub costs {rate_bare / rate:.1f}x a bare call')
+    print(f'  {"CDR serialise (messages.serialize)":<34} {1e6 / ser:6.2f} us/msg; through rosbags '
+          f'{1e6 / ser_rosbags:6.2f} us/msg')
     print(json.dumps({'bench': 'pubsub', 'msgs_per_s': round(rate),
                       'msgs_per_s_batched': round(rate_batched),
                       'bare_calls_per_s': round(rate_bare),
-                      'ratio_vs_bare': round(rate_bare / rate, 2)}))
+                      'ratio_vs_bare': round(rate_bare / rate, 2),
+                      'serialize_us': round(1e6 / ser, 2),
+                      'serialize_rosbags_us': round(1e6 / ser_rosbags, 2)}))
 
 
 if __name__ == '__main__':

@@ -7,7 +7,11 @@ bare loop makes the same motion and meets the same contacts and solver work. (Re
 commanded targets alone, as before, drove a different motion whose cost depended on how often
 the targets changed.)
 
-    python benchmarks/bench_scenario.py [--cpu-time]
+    python benchmarks/bench_scenario.py [--cpu-time] [--python-only]
+
+``--python-only`` also runs the scenario with ``mujoco.mj_step`` replaced by a no-op (the robot
+does not move, the nodes' Python paths run): the cost of the nodes and the recorder per step,
+best of 3, which varies much less than the difference of two timed runs with physics.
 
 Prints a table, then one JSON line: {"bench": "scenario", "bare_us_per_step": ...,
 "scenario_us_per_step": ..., "ratio": ..., "recorded_us_per_step": ..., "recorded_ratio": ...}
@@ -111,6 +115,18 @@ def main() -> None:
                        ('robozoo run --record', 'recorded')):
         print(f'  {label:36s}{us[key]:10.1f}{1000 / us[key]:18.1f}{us[key] / us["bare"]:8.2f}')
     print('  targets (issue 9): ratio <= 1.5, recorded <= 1.7')
+    if '--python-only' in sys.argv[1:]:
+        step = mujoco.mj_step
+        mujoco.mj_step = lambda m, d, nstep=1: None
+        try:
+            for key, record in (('python_only_us_per_step', False),
+                                ('python_only_recorded_us_per_step', True)):
+                result[key] = round(min(w / s for w, s in (run_scenario(record)
+                                                           for _ in range(REPEATS))) * 1e6, 2)
+        finally:
+            mujoco.mj_step = step
+        print(f"  the nodes' Python alone (mj_step a no-op): {result['python_only_us_per_step']:.1f}"
+              f" us/step, recorded {result['python_only_recorded_us_per_step']:.1f}")
     print(json.dumps(result))
 
 

@@ -6,7 +6,11 @@ reads them there). Nothing subscribes to the node's state topics here, so it bui
 them (it publishes state only to an audience: a subscriber or a bag recorder); bench_scenario.py
 measures a path whose nodes do read state.
 
-    python benchmarks/bench_sim.py [--cpu-time]
+    python benchmarks/bench_sim.py [--cpu-time] [--python-only]
+
+``--python-only`` also runs the node with ``mujoco.mj_step`` replaced by a no-op (the robot
+does not move; every Python path runs as in the real run): the node's own cost per step, best
+of 5, which varies much less than the difference of two timed runs with physics.
 
 Prints a table, then one JSON line: {"bench": "sim", "rtf": ..., "overhead_ratio": ...,
 "bare_us_per_step": ..., "node_us_per_step": ...}
@@ -162,7 +166,21 @@ def main() -> None:
     print(f'  {"simulator node (lockstep)":36s}{node_us:10.1f}{1000 / node_us:18.1f}')
     print(f"  overhead ratio {result['overhead_ratio']} (target <= 1.3, issue 9), rtf {result['rtf']} "
           '(target >= 20)')
+    if '--python-only' in sys.argv[1:]:
+        result['python_only_us_per_step'] = round(python_only(), 2)
+        print(f"  the node's Python alone (mj_step a no-op): "
+              f"{result['python_only_us_per_step']:.2f} us/step")
     print(json.dumps(result))
+
+
+def python_only(repeats: int = 5) -> float:
+    """us/step of the node run with mj_step a no-op (best of ``repeats``)."""
+    step = mujoco.mj_step
+    mujoco.mj_step = lambda m, d, nstep=1: None
+    try:
+        return min(w / s for w, s, _ in (run_node() for _ in range(repeats))) * 1e6
+    finally:
+        mujoco.mj_step = step
 
 
 if __name__ == '__main__':

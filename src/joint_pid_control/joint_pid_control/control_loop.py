@@ -57,7 +57,10 @@ class ControlLoop:
         self.measured = np.zeros(n)
         self._clamped = np.zeros(n, dtype=bool)
         self._live = np.zeros(n, dtype=bool)
+        self._live_key = self._live.tobytes()  # _live as bytes: compared at every tick
+        self._all_live = np.ones(n, dtype=bool).tobytes()
         self._last_tick_ns: int | None = None
+        self._selections: dict = {}  # names of a message -> _select's result (see there)
 
     def reset(self) -> None:
         """Forget targets, states and controller memory: every joint stops until a fresh target
@@ -70,6 +73,7 @@ class ControlLoop:
         self.measured[:] = 0.0
         self._clamped[:] = False
         self._live[:] = False
+        self._live_key = self._live.tobytes()
         self._last_tick_ns = None
 
     def effective_gains(self, gains: Sequence[Gains]) -> list[Gains]:
@@ -88,40 +92,52 @@ class ControlLoop:
         self.controller.set_limits([lim.lower for lim in limits], [lim.upper for lim in limits])
 
     def _select(self, names: Sequence[str], n_values: int, what: str):
+        """(src, dst, mask): the message's indices of our joints, their indices here, and the
+        mask of our joints named. Kept per list of names: a publisher sends the same names at
+        every tick (the arrays are never written to)."""
         if n_values != len(names):
             raise ValueError(f'{what}: {len(names)} names but {n_values} values')
-        pairs = [(k, self.index[nm]) for k, nm in enumerate(names) if nm in self.index]
-        src = np.array([p[0] for p in pairs], dtype=int)
-        dst = np.array([p[1] for p in pairs], dtype=int)
-        return src, dst
+        key = names if names.__class__ is tuple else tuple(names)
+        hit = self._selections.get(key)
+        if hit is None:
+            pairs = [(k, self.index[nm]) for k, nm in enumerate(names) if nm in self.index]
+            src = np.array([p[0] for p in pairs], dtype=int)
+            dst = np.array([p[1] for p in pairs], dtype=int)
+            mask = np.zeros(len(self.joints), dtype=bool)
+            mask[dst] = True
+            if len(self._selections) >= 16:  # many different name lists: keep the latest
+                self._selections.clear()
+            hit = self._selections[key] = (src, dst, mask)
+        return hit
 
     def on_targets(self, names: Sequence[str], positions: Sequence[float],
                    velocities: Sequence[float], now_ns: int) -> None:
         """Targets of the named joints (others ignored: another controller may own them).
         ``velocities`` empty or one per name (the feed-forward)."""
-        src, dst = self._select(names, len(positions), 'joint_targets position')
+        src, dst, mask = self._select(names, len(positions), 'joint_targets position')
         pos = np.asarray(positions, dtype=float)[src]
-        if not np.all(np.isfinite(pos)):
+        if not np.isfinite(pos).all():
             raise ValueError('joint_targets: non-finite position')
-        vel = np.zeros(src.size)
+        vel = 0.0
         if len(velocities):
             self._select(names, len(velocities), 'joint_targets velocity')
             vel = np.asarray(velocities, dtype=float)[src]
-            if not np.all(np.isfinite(vel)):
+            if not np.isfinite(vel).all():
                 raise ValueError('joint_targets: non-finite velocity')
         self.target[dst] = pos
         self.target_velocity[dst] = vel
-        mask = np.zeros(len(self.joints), dtype=bool)
-        mask[dst] = True
         self.watchdog.saw_targets(mask, now_ns)
 
     def on_states(self, names: Sequence[str], positions: Sequence[float], now_ns: int) -> None:
-        src, dst = self._select(names, len(positions), 'joint_states position')
+        src, dst, mask = self._select(names, len(positions), 'joint_states position')
         pos = np.asarray(positions, dtype=float)[src]
         ok = np.isfinite(pos)
-        self.measured[dst[ok]] = pos[ok]
-        mask = np.zeros(len(self.joints), dtype=bool)
-        mask[dst[ok]] = True
+        if ok.all():
+            self.measured[dst] = pos
+        else:
+            self.measured[dst[ok]] = pos[ok]
+            mask = np.zeros(len(self.joints), dtype=bool)
+            mask[dst[ok]] = True
         self.watchdog.saw_states(mask, now_ns)
 
     def tick(self, now_ns: int) -> tuple[np.ndarray, list[str], list[str], list[str]]:
@@ -133,12 +149,19 @@ class ControlLoop:
         live = self.watchdog.live(now_ns)
         cmd, clamped = self.controller.update(self.target, self.measured, dt,
                                               self.target_velocity)
-        cmd = np.where(live, cmd, 0.0)
-        self.controller.reset(~live)  # no integral or derivative memory across a silence
-        clamped &= live
+        # the usual cases skip what changes nothing: every joint live (no masking), the same
+        # joints live as at the last tick (none went silent or came back)
+        key = live.tobytes()
+        if key != self._all_live:
+            cmd = np.where(live, cmd, 0.0)
+            self.controller.reset(~live)  # no integral or derivative memory across a silence
+            clamped &= live
         names = lambda m: [self.joints[k] for k in np.flatnonzero(m)]  # noqa: E731
-        new_clamped = names(clamped & ~self._clamped)
-        went_silent = names(self._live & ~live)
-        came_back = names(live & ~self._live)
-        self._clamped, self._live = clamped, live
+        new_clamped = names(clamped & ~self._clamped) if clamped.any() else []
+        if key == self._live_key:
+            went_silent, came_back = [], []
+        else:
+            went_silent = names(self._live & ~live)
+            came_back = names(live & ~self._live)
+        self._clamped, self._live, self._live_key = clamped, live, key
         return cmd, new_clamped, went_silent, came_back

@@ -714,3 +714,22 @@ def test_duration_limit_stops_recording(tmp_path):
     assert rec.limit_reached is None
     with pytest.raises(ValueError, match=r'max_bytes must be positive or None, got 0'):
         BagRecorder(ctx, tmp_path / 'x', max_bytes=0)
+
+
+def test_inline_message_records_are_rosbags_own(tmp_path):
+    """BagWriter writes MCAP message records itself (rosbags 0.11.9, uncompressed); the file is
+    byte for byte what rosbags' Writer.write makes, across several flushed chunks."""
+    files = []
+    for inline in (True, False):
+        path = tmp_path / f'inline_{inline}' / 'bag'  # (the MCAP metadata holds its name)
+        path.parent.mkdir()
+        with BagWriter(path, flush_period_s=0.05) as bag:
+            assert bag._inline  # the pinned rosbags: the inline path is the one in use
+            bag._inline = inline
+            for i in range(60):
+                t = 1_000_000_000 + i * 10_000_000
+                bag.write('/joint_states', joint_state(i), t)
+                if i % 3 == 0:
+                    bag.write('/imu', imu(i), t + 1)
+        files.append((path / f'{path.name}.mcap').read_bytes())
+    assert files[0] == files[1]

@@ -10,6 +10,7 @@ most that; ``repair_bag`` (from :mod:`zoo_runtime.bag_repair`) makes such a bag 
 from __future__ import annotations
 
 import shutil
+import struct
 import sys
 import threading
 import time
@@ -21,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from rosbags.interfaces import (Connection, MessageDefinitionFormat, Nodetype, Qos, QosDurability,
                                 QosHistory, QosLiveliness, QosReliability, QosTime)
-from rosbags.rosbag2 import Reader, StoragePlugin, Writer
+from rosbags.rosbag2 import CompressionMode, Reader, StoragePlugin, Writer
 from rosbags.rosbag2.errors import ReaderError
 from rosbags.typesys import Stores, get_typestore, get_types_from_msg
 
@@ -77,6 +78,12 @@ _INTERNALS = {'Writer': ('storage', 'connections', 'counts', 'added_types', 'min
               'McapWriter': ('bio', 'chunk', 'chunks', 'close_chunk', 'schemas', 'channels',
                              'channel_stats', 'message_start_time', 'message_end_time'),
               'PendingChunk': ('bio', 'msgs', 'message_start_time', 'message_end_time')}
+
+
+# an MCAP Message record: opcode, record length, channel id, sequence, log time, publish time
+_MESSAGE_RECORD = struct.Struct('<BQHIQQ')
+_CHUNK_BYTES = 2**20  # rosbags' McapWriter closes a chunk beyond this
+_INLINE_VERSION = '0.11.9'
 
 
 def _check_internals(writer: Writer) -> None:
@@ -181,6 +188,10 @@ class BagWriter:
             shutil.rmtree(self.path)  # created just now, by us
             raise
         self._writer.storage.bio.flush()  # the MCAP header is on disk from the start
+        # _write's inline path replicates rosbags 0.11.9's MCAP writer (uncompressed only)
+        self._inline = (rosbags_version('rosbags') == _INLINE_VERSION and
+                        self._writer.compression_mode == CompressionMode.NONE and
+                        type(self._writer.storage).__name__ == 'McapWriter')
         self._connections: dict[str, Connection] = {}
         self.counts: dict[str, int] = {}
         self.flushed_messages = 0
@@ -238,9 +249,36 @@ class BagWriter:
         self._guarded(lambda: self._write(conn, topic, int(t_ns), data), conn.id, topic, False)
 
     def _write(self, conn: Connection, topic: str, t_ns: int, data: bytes) -> None:
-        st = self._writer.storage
+        w = self._writer
+        st = w.storage
         chunk = st.chunk
-        self._writer.write(conn, t_ns, data)
+        if self._inline:
+            # rosbags 0.11.9's Writer.write + McapWriter.write for an uncompressed bag and a
+            # connection of ours, inline: the same MCAP Message record, index entry and counts
+            # (its connection check compares dataclasses, most of its cost per message)
+            cid = conn.id
+            if t_ns < st.message_start_time:
+                st.message_start_time = t_ns
+            if t_ns > st.message_end_time:
+                st.message_end_time = t_ns
+            st.channel_stats[cid] += 1
+            if t_ns < chunk.message_start_time:
+                chunk.message_start_time = t_ns
+            if t_ns > chunk.message_end_time:
+                chunk.message_end_time = t_ns
+            bio = chunk.bio
+            chunk.msgs[cid].append((t_ns, bio.tell()))
+            bio.write(_MESSAGE_RECORD.pack(0x05, 22 + len(data), cid, 0, t_ns, t_ns))
+            bio.write(data)
+            if bio.tell() > _CHUNK_BYTES:
+                st.close_chunk()
+            w.counts[cid] += 1
+            if t_ns < w.min_timestamp:
+                w.min_timestamp = t_ns
+            if t_ns > w.max_timestamp:
+                w.max_timestamp = t_ns
+        else:
+            w.write(conn, t_ns, data)
         self.counts[topic] += 1
         self._total += 1
         if st.chunk is not chunk:  # rosbags closed a full chunk: hand it to the OS

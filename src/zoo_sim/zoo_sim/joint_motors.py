@@ -79,6 +79,7 @@ WARM_START_MIN_CHANGE = 1e-6  # rad/s: smaller target changes are not worth a se
 _clip = np._core.umath.clip if hasattr(np, '_core') else np.core.umath.clip
 _largest = np.maximum.reduce
 _abs = np.abs
+_subtract, _multiply, _maximum, _minimum = np.subtract, np.multiply, np.maximum, np.minimum
 _count = np.count_nonzero
 
 
@@ -190,6 +191,11 @@ class JointMotors:
         self.reset()
 
     @property
+    def all_velocity(self) -> bool:
+        """Every joint in velocity mode (the modes follow the backend's ``mode``)."""
+        return self._all_velocity
+
+    @property
     def target(self) -> np.ndarray:
         """The velocity targets (those of joints in effort mode are 0)."""
         return self.d.ctrl[self.reference]
@@ -212,6 +218,11 @@ class JointMotors:
         self.correction = np.zeros(n)
         self.imposed = np.zeros(n)     # the velocities the rows impose now
         self._spare = np.zeros(n)      # impose()'s work buffer (swapped with imposed)
+        # impose()'s stop caps: lower and upper stacked, so both bounds take one call each
+        self._stops = np.stack([self.lower, self.upper]) if n else np.zeros((2, 0))
+        self._bounds = np.zeros((2, n))
+        self._low, self._high = self._bounds[0], self._bounds[1]
+        self._size = np.zeros(n)       # impose()'s |change|
         self.m.wrap_prm[self.driver_coef] = 0.0
         self.m.tendon_frictionloss[self.tendon] = self.force
 
@@ -293,15 +304,21 @@ class JointMotors:
                 self.velocity_mode, self.force,
                 np.where(self.capped & ~self.pd_mode, np.minimum(np.abs(tau), self.force), 0.0))
         if self._near_stop:
+            # min(max(v, max(-limit, (lower - q) / T)), min(limit, (upper - q) / T)), the same
+            # operations in the same order, into kept buffers (v is one unless in effort mode)
             q = self._qpos[self._q]
             span = 1.0 / (steps * step)
-            v = np.minimum(np.maximum(v, np.maximum(self._neg_velocity_limit,
-                                                    (self.lower - q) * span)),
-                           np.minimum(self.velocity_limit, (self.upper - q) * span))
+            low, high, bounds = self._low, self._high, self._bounds
+            _subtract(self._stops, q, out=bounds)  # (lower - q, upper - q)
+            _multiply(bounds, span, out=bounds)
+            _maximum(self._neg_velocity_limit, low, out=low)
+            _minimum(self.velocity_limit, high, out=high)
+            _maximum(v, low, out=v)
+            _minimum(v, high, out=v)
         else:
             _clip(v, self._neg_velocity_limit, self.velocity_limit, out=v)
         change = v - self.imposed
-        largest = _largest(_abs(change)) if len(change) else 0.0
+        largest = _largest(_abs(change, out=self._size)) if len(change) else 0.0
         if largest == 0.0:  # (NaN is not: it is imposed, as any other change)
             return None
         if v is self._spare:  # the buffers swap: no array made per call

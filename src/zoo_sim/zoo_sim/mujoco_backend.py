@@ -140,6 +140,10 @@ class MujocoPhysics:
         self._opt = m.opt
         self._qpos, self._qvel, self._warm = d.qpos, d.qvel, d.qacc_warmstart  # views, kept
         self._step_s, self._per_step = m.opt.timestep, 1.0 / m.opt.timestep
+        # each robot's rows of the warm start, as a view where its DOFs are contiguous (a
+        # warm-start hint is then one in-place add, not a get, an add and a set)
+        self._warm_rows = [(self._warm[mo.dofs] if mo.dofs.__class__ is slice else None,
+                            mo.dofs) for mo in self._motors]
         self._sensors_once = bool((m.sensor_historyadr < 0).all() and
                                   (m.sensor_interval[:, 0] <= 0).all())
         # set by a node shell that is the only reader of imu/contacts/sensor_values: while it
@@ -245,17 +249,17 @@ class MujocoPhysics:
         """``n`` steps with the motors' current targets. Where a target changed, the step that
         takes the change starts the solver from the acceleration it needs (joint_motors)."""
         hints = []
-        for motors in self._motors:
+        for motors, (view, dofs) in zip(self._motors, self._warm_rows):
             change = motors.impose(n, self._step_s)
             if change is not None:
-                hints.append((motors.dofs, change * self._per_step))
+                hints.append((view, dofs, change * self._per_step))
         if self.step_observers:
             self._mj_step(n, last, hints)
         else:
             self._steps(n, last, hints)
 
     def _mj_step(self, n: int, last: bool, hints: list = ()) -> None:
-        """``n`` MuJoCo steps; ``hints`` (dofs, acceleration) are added to the warm start of the
+        """``n`` MuJoCo steps; ``hints`` (view, dofs, acceleration) are added to the warm start of the
         first step only. Sensors (outputs only, read between step calls) are evaluated on the
         last step of the call only, unless a sensor keeps a history or an interval. With
         ``step_observers`` the steps run one at a time, each followed by the observers: the same
@@ -279,13 +283,19 @@ class MujocoPhysics:
         if quiet > 0:
             flags = opt.disableflags
             opt.disableflags = flags | _NO_SENSORS
-        if hints:
+        if hints:  # (view: the robot's rows of the warm start, or None: index them by dofs)
             warm = self._warm
-            for dofs, acc in hints:
-                warm[dofs] += acc
+            for view, dofs, acc in hints:
+                if view is not None:
+                    np.add(view, acc, out=view)
+                else:
+                    warm[dofs] += acc
             mujoco.mj_step(m, d)
-            for dofs, acc in hints:
-                warm[dofs] -= acc
+            for view, dofs, acc in hints:
+                if view is not None:
+                    np.subtract(view, acc, out=view)
+                else:
+                    warm[dofs] -= acc
             n -= 1
             quiet -= 1
         if quiet > 0:
@@ -389,15 +399,45 @@ class MujocoPhysics:
             return True
         return command_unsigned if sign == 1.0 else command
 
+    def command_callback(self, robot: str, kind: str, joint: int, counter):
+        """The callback of one joint's per-joint command topic (std_msgs/Float64) for the node
+        shell: ``counter.commands += 1`` and what ``commander(robot, kind)(joint, msg.data)``
+        does, in one call (25 such messages per control period on the Nao: bench_sim). None
+        where the commander's sign is not 1 (the shell then calls the commander)."""
+        r = self.robot(robot)
+        array, slots, sign = r.motors.slots[kind]
+        if sign != 1.0:
+            return None
+        slot = slots[joint]
+        limit = r.limit_lists[kind][joint]
+        low = -limit
+        modes = r.mode_list
+        mode = VELOCITY if kind == 'velocity' else EFFORT
+        sanitize = r.sanitizer.one
+        switch = self._switch_modes
+
+        def callback(msg) -> None:
+            counter.commands += 1
+            value = msg.data
+            if not low <= value <= limit:  # also catches NaN
+                value = sanitize(kind, joint, value)
+                if value is None:
+                    return
+            array[slot] = value
+            if modes[joint] != mode:
+                switch(r, np.array([joint]), mode)
+        return callback
+
     def commands(self, robot: str, joints: np.ndarray, kind: str, values: np.ndarray) -> int:
         """Batch form of :meth:`command`; returns how many were applied."""
         r = self.robot(robot)
         joints, values = r.sanitizer.many(kind, np.asarray(joints, dtype=int), values)
         r.motors.set(kind, joints, values)
         mode = VELOCITY if kind == 'velocity' else EFFORT
-        switch = joints[r.mode[joints] != mode]
-        if switch.size:
-            self._switch_modes(r, switch, mode)
+        if mode != VELOCITY or not r.motors.all_velocity:  # (else no joint switches mode)
+            switch = joints[r.mode[joints] != mode]
+            if switch.size:
+                self._switch_modes(r, switch, mode)
         return int(joints.size)
 
     def pd_commands(self, robot: str, joints: np.ndarray, position: np.ndarray,

@@ -457,6 +457,7 @@ class _RobotIO:
             self.sensor_pubs.append(pub)
             node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, name, sensor, pub))
         self._index = {j: i for i, j in enumerate(self.joints)}
+        self._index_cache: dict[tuple, np.ndarray] = {}  # see _indices
         links, _, _ = physics.link_poses(name)
         self.link_index = {ln: i for i, ln in enumerate(links)}
         moving, fixed = ([], [], []), ([], [], [])
@@ -469,6 +470,12 @@ class _RobotIO:
         self.fixed = fixed if fixed[0] else None
 
     def _single(self, index: int, kind: str):
+        # a backend may offer the whole per-message path as one callable (commander's work and
+        # the count, without a second call per message); else the commander does the work
+        fused = getattr(self._physics, 'command_callback', None)
+        callback = fused(self.name, kind, index, self) if fused is not None else None
+        if callback is not None:
+            return callback
         command = self._commanders[kind]
 
         def callback(msg: Float64) -> None:
@@ -481,19 +488,30 @@ class _RobotIO:
         name (``required``: or, if not, none); otherwise one throttled warning naming the topic
         and the problem, and None: a malformed message is dropped whole."""
         self.commands += 1
-        idx = [self._index.get(n, -1) for n in names]
+        # a commander sends the same names every time: their indices are kept per list of names
+        # (read-only arrays, shared by the commands of those names)
+        key = names if names.__class__ is tuple else tuple(names)
+        found = self._index_cache.get(key)
         problem = None
-        if -1 in idx:
-            problem = f"unknown joint '{names[idx.index(-1)]}'"
-        else:
+        if found is None:
+            idx = [self._index.get(n, -1) for n in names]
+            if -1 in idx:
+                problem = f"unknown joint '{names[idx.index(-1)]}'"
+            else:
+                found = np.asarray(idx, dtype=int)
+                found.flags.writeable = False
+                if len(self._index_cache) >= 16:  # many different lists: keep the latest
+                    self._index_cache.clear()
+                self._index_cache[key] = found
+        if found is not None:
             for label, values in fields.items():
-                if len(values) != len(idx) and (required or len(values)):
-                    problem = f'{len(idx)} names but {len(values)} {label} values'
+                if len(values) != len(found) and (required or len(values)):
+                    problem = f'{len(found)} names but {len(values)} {label} values'
         if problem is not None:
             self._node.get_logger().warning(
                 f'/{self.name}/{topic}: {problem}; message dropped', throttle_duration_sec=1.0)
             return None
-        return np.asarray(idx, dtype=int)
+        return found
 
     def _grouped(self, msg: JointState) -> None:
         """Velocities and/or efforts by joint name (the effort is applied last and wins)."""

@@ -8,8 +8,10 @@ workspace (see :mod:`.registry` for the sources). Embedded classes behave like r
 constructor with ROS defaults, checked field assignment, constants as class attributes, equality,
 rclpy's ``repr`` and ``get_fields_and_field_types()``.
 
-``serialize``/``deserialize`` speak CDR (little-endian, 4-byte encapsulation header) through rosbags
-``Typestore.serialize_cdr``; ``deserialize`` always returns embedded instances. ``msgdef`` gives the
+``serialize``/``deserialize`` speak CDR (little-endian, 4-byte encapsulation header); embedded
+messages are serialised by functions generated from their fields (:mod:`.cdr`, rosbags' byte
+layout, checked against ``Typestore.serialize_cdr``), others through rosbags; ``deserialize`` goes
+through rosbags and always returns embedded instances. ``msgdef`` gives the
 ``ros2msg`` schema text and ``rihs01`` the REP-2016 type hash used in rosbag2/MCAP files.
 """
 from __future__ import annotations
@@ -18,7 +20,7 @@ import importlib
 
 from rosbags.typesys.store import Typestore
 
-from . import registry
+from . import cdr, registry
 from .convert import from_rosbags_func, to_rosbags_func
 from .msgfile import InterfaceDefinitionError
 from .registry import UnknownInterfaceError
@@ -147,8 +149,34 @@ def from_rosbags(obj: object) -> object:
     return from_rosbags_func(obj.__msgtype__)(obj)
 
 
+_serializers: dict[type, object] = {}  # message class -> its serialize function
+
+
 def serialize(msg: object) -> bytes:
     """CDR bytes (little-endian, with the 4-byte header) of ``msg``."""
+    func = _serializers.get(msg.__class__)
+    if func is None:
+        func = _serializers[msg.__class__] = _serializer(msg.__class__)
+    return func(msg)
+
+
+def _serializer(cls: type):
+    """Embedded classes: generated straight from the fields (:mod:`.cdr`, the same bytes);
+    others (real rclpy), and types that module does not cover: through rosbags."""
+    name = type_name_of(cls)
+    if getattr(cls, '_zoo_fields', None) is not None and registry.message_class(name) is cls:
+        func = cdr.serializer(name)
+        if func is not None:
+            return func
+    to_rb, store = to_rosbags_func(name), registry.typestore()
+
+    def via_rosbags(msg: object) -> bytes:
+        return bytes(store.serialize_cdr(to_rb(msg), name, little_endian=True))
+    return via_rosbags
+
+
+def serialize_via_rosbags(msg: object) -> bytes:
+    """``serialize`` through rosbags' dataclasses and serializer (the reference for tests)."""
     name = type_name_of(msg)
     return bytes(registry.typestore().serialize_cdr(to_rosbags_func(name)(msg), name,
                                                      little_endian=True))

@@ -234,7 +234,8 @@ def _numeric_container_converter(where: str, spec: FieldSpec):
                                 'accepts numpy for sequences in the constructor only; assign '
                                 'array.array or a list, or pass it to the constructor)')
             _length_check(where, spec, len(v))
-            arr = from_ndarray(v, copy=not strict)
+            # a sequence is rebuilt from the bytes anyway: no copy of the array first
+            arr = from_ndarray(v, copy=fixed and not strict)
             return arr if fixed else array.array(typecode, arr.tobytes())
         if v.__class__ is array.array and v.typecode == typecode:
             _length_check(where, spec, len(v))

@@ -27,6 +27,9 @@ class GaitGenerator(Protocol):
 
     def sample_rad(self, k: int) -> np.ndarray: ...          # k-th sampled command, rad
     def continuous_rad(self, elapsed: float) -> np.ndarray: ...  # at elapsed s, rad
+    # the same as a list of floats: the Walker's per-tick path (a message takes a list, and one
+    # sample costs less in plain floats than through numpy)
+    def continuous_list(self, elapsed: float) -> list[float]: ...
     def limit_violations(self, limits: Mapping[str, tuple[float, float]]
                          ) -> dict[str, int]: ...  # samples outside [lower, upper] per joint
 

@@ -195,6 +195,9 @@ class NaoWalk:
         self._samples = self._shape(self.bank.values_at_cycles(sample_cycles()))
         zeros = np.zeros((N_SAMPLES, len(HOLD_ZERO_JOINTS)))
         self._samples_rad = np.hstack([self._samples, zeros]) * DEG
+        self._held_rad = (zeros[0] * DEG).tolist()
+        self._sole_cols = [tuple(_COL[f'{side}{j}'] for j in (
+            'HipPitch', 'HipRoll', 'KneePitch', 'AnklePitch', 'AnkleRoll')) for side in 'RL']
 
     def _shape(self, values: np.ndarray) -> np.ndarray:
         return sole_parallel(values) if self.sole == 'parallel' else values
@@ -213,8 +216,18 @@ class NaoWalk:
 
     def continuous_rad(self, elapsed: float) -> np.ndarray:
         """Continuous mode at ``elapsed`` s of walking, all joints, rad."""
-        v = self._shape(self.bank.values(elapsed + self.sample_interval))[0]
-        return np.concatenate([v, np.zeros(len(HOLD_ZERO_JOINTS))]) * DEG
+        return np.array(self.continuous_list(elapsed))
+
+    def continuous_list(self, elapsed: float) -> list[float]:
+        """:meth:`continuous_rad` as a list of floats, evaluated in plain floats (the Walker's
+        per-tick path): bit for bit the vectorised ``sole_parallel(bank.values(t))`` with the
+        held joints appended, × π/180 (tested)."""
+        v = self.bank.value_list(elapsed + self.sample_interval)
+        if self.sole == 'parallel':
+            for hp, hr, kp, ap, ar in self._sole_cols:
+                v[ap] = v[ap] - (v[hp] + v[kp])
+                v[ar] = -v[hr]
+        return [x * DEG for x in v] + self._held_rad
 
     def limit_violations(self, limits: Mapping[str, tuple[float, float]]) -> dict[str, int]:
         """How many of the 18 samples of each joint lie outside its [lower, upper] (rad); joints

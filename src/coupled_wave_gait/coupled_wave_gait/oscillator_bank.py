@@ -75,6 +75,25 @@ class OscillatorBank:
             names = list(order)
         self.joints: tuple[str, ...] = tuple(names)
         self._groups = self._group_by_shape()
+        self._columns = [self._column(name) for name in self.joints]
+        self._phase_terms = [(period, shape.domain, phase)
+                             for _, shape, _, _, phase, period, _, _ in self._columns]
+        self._value_terms = [(shape.at, amplitude, offset, gain, offset_shift)
+                             for _, shape, amplitude, offset, _, _, gain, offset_shift
+                             in self._columns]
+        self._scalar = all(shape.at is not None for _, shape, *_ in self._columns)
+
+    def _column(self, name: str) -> tuple:
+        """(joint, shape, amplitude, offset, phase, period, gain, offset_shift) of one column; the
+        phase includes a coupling's shift, added as the grouped path adds it."""
+        if name in self._primary:
+            o, shift, gain, offset_shift = self._primary[name], 0.0, 1.0, 0.0
+        else:
+            c = self._coupled[name]
+            o, shift, gain, offset_shift = (self._primary[c.leader], c.phase_shift, c.gain,
+                                            c.offset_shift)
+        return (name, o.shape, o.amplitude, o.offset, o.phase + shift, o.period, gain,
+                offset_shift)
 
     def _group_by_shape(self) -> list[tuple]:
         """The columns by wave shape, with their parameters as arrays, so that a call evaluates
@@ -83,14 +102,8 @@ class OscillatorBank:
         the same to the last bit."""
         by_shape: dict[str, list] = {}
         for k, name in enumerate(self.joints):
-            if name in self._primary:
-                o, shift, gain, offset_shift = self._primary[name], 0.0, 1.0, 0.0
-            else:
-                c = self._coupled[name]
-                o, shift, gain, offset_shift = (self._primary[c.leader], c.phase_shift, c.gain,
-                                                c.offset_shift)
-            by_shape.setdefault(o.shape.name, []).append(
-                (k, o.shape, o.amplitude, o.offset, o.phase + shift, o.period, gain, offset_shift))
+            _, shape, *params = self._column(name)
+            by_shape.setdefault(shape.name, []).append((k, shape, *params))
         groups = []
         for rows in by_shape.values():
             cols, shapes, *arrays = zip(*rows)
@@ -102,6 +115,21 @@ class OscillatorBank:
         """Joint values at times ``t`` (s, scalar or 1-D): shape (len(t), n_joints)."""
         t = np.atleast_1d(np.asarray(t, dtype=float))
         return self._evaluate(lambda period: t[:, None] / period, t.size)
+
+    def value_list(self, t: float) -> list[float]:
+        """``values(t)[0]`` as a list of floats, for one time ``t`` (s): the same numbers to the
+        last bit (tested), several times cheaper. The phases and shapes run in plain floats in the
+        grouped path's order of operations (Python's float ``%`` is numpy's ``mod``), the sines
+        of all joints in one numpy call (math.sin may differ from numpy's sin in the last bit).
+        Banks with a shape that has no one-sample form take the grouped path."""
+        if not self._scalar:
+            return self.values(t)[0].tolist()
+        t = float(t)
+        xs = [(d * (t / period) + phase) % d for period, d, phase in self._phase_terms]
+        sines = np.sin(xs).tolist()
+        return [gain * at(x, sin_x, amplitude, offset) + offset_shift
+                for x, sin_x, (at, amplitude, offset, gain, offset_shift)
+                in zip(xs, sines, self._value_terms)]
 
     def values_at_cycles(self, cycles) -> np.ndarray:
         """Joint values after ``cycles`` periods of every oscillator (for banks sampled on a grid of

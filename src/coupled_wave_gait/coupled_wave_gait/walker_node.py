@@ -227,12 +227,12 @@ class Walker(Node):
 
     def _play_at(self, elapsed: float) -> None:
         if self.mode == 'sampled':
-            q = self.walk.sample_rad(self._k)  # counted ticks: exactly 18 per period
+            q = self.walk.sample_rad(self._k).tolist()  # counted ticks: exactly 18 per period
         else:
-            q = self.walk.continuous_rad(elapsed)
+            q = self.walk.continuous_list(elapsed)
         if elapsed < self.ramp_time:
-            q = ramp_in(self._zero_targets(), q, elapsed / self.ramp_time)
-        self._publish(self.walk.joints, q.tolist())
+            q = ramp_in(self._zero_targets(), np.array(q), elapsed / self.ramp_time).tolist()
+        self._publish(self.walk.joints, q)
 
     def _finish(self) -> None:
         self._set_timer(None)

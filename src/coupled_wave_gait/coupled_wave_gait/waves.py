@@ -62,20 +62,59 @@ def ankle_pitch(x: np.ndarray, a: float, s: float) -> np.ndarray:
     return np.where(x <= ANKLE_RISE_END, rise, fall)
 
 
+# The same shapes for one sample in plain floats, given sin(x) (the bank takes the sines of all its
+# joints in one numpy call): the Walker's continuous playback evaluates one sample per control
+# tick, where numpy's per-call cost dwarfs the arithmetic. Each expression repeats its vectorised
+# twin's operations in the same order, so the values are the same to the last bit (tested).
+ScalarFn = Callable[[float, float, float, float], float]
+KNEE_SIN_RAMP_START = math.sin(KNEE_RAMP_START)
+KNEE_SIN_RAMP_END = math.sin(KNEE_RAMP_END)
+
+
+def sine_at(x: float, sin_x: float, a: float, s: float) -> float:
+    return a * sin_x + s
+
+
+def hip_pitch_at(x: float, sin_x: float, a: float, s: float) -> float:
+    if HIP_FLAT_START < x < HIP_FLAT_END:
+        return a + s
+    return HIP_SINE_GAIN * a * sin_x + s
+
+
+def knee_pitch_at(x: float, sin_x: float, a: float, s: float) -> float:
+    half = KNEE_PEAK - KNEE_RAMP_START
+    peak = a + s
+    if KNEE_RAMP_START < x <= KNEE_PEAK:
+        y_start = KNEE_SINE_GAIN * a * KNEE_SIN_RAMP_START + s
+        return y_start + (x - KNEE_RAMP_START) / half * (peak - y_start)
+    if KNEE_PEAK < x <= KNEE_RAMP_END:
+        y_end = KNEE_SINE_GAIN * a * KNEE_SIN_RAMP_END + s
+        return peak + (x - KNEE_PEAK) / half * (y_end - peak)
+    return KNEE_SINE_GAIN * a * sin_x + s
+
+
+def ankle_pitch_at(x: float, sin_x: float, a: float, s: float) -> float:
+    if x <= ANKLE_RISE_END:
+        return x / ANKLE_RISE_END * 2.0 * a + (s - a)
+    return (x - ANKLE_RISE_END) / ANKLE_FALL_LENGTH * (-2.0 * a) + (s + a)
+
+
 @dataclass(frozen=True)
 class WaveShape:
-    """A named shape and the length of its phase domain (2π, or 4π for the knee)."""
+    """A named shape, the length of its phase domain (2π, or 4π for the knee) and its one-sample
+    form (``at``: x, sin(x), A, S -> value)."""
     name: str
     fn: ShapeFn
     domain: float = TWO_PI
+    at: ScalarFn | None = None
 
     def __call__(self, x: np.ndarray, a: float, s: float) -> np.ndarray:
         return self.fn(np.asarray(x, dtype=float), a, s)
 
 
 SHAPES: dict[str, WaveShape] = {
-    'sine': WaveShape('sine', sine),
-    'hip_pitch': WaveShape('hip_pitch', hip_pitch),
-    'knee_pitch': WaveShape('knee_pitch', knee_pitch, FOUR_PI),
-    'ankle_pitch': WaveShape('ankle_pitch', ankle_pitch),
+    'sine': WaveShape('sine', sine, at=sine_at),
+    'hip_pitch': WaveShape('hip_pitch', hip_pitch, at=hip_pitch_at),
+    'knee_pitch': WaveShape('knee_pitch', knee_pitch, FOUR_PI, knee_pitch_at),
+    'ankle_pitch': WaveShape('ankle_pitch', ankle_pitch, at=ankle_pitch_at),
 }

@@ -18,14 +18,12 @@ Output: the bar shows candidates/s and the best fitness; while it is drawn, line
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Callable
 
@@ -35,37 +33,13 @@ from ..evaluation import WalkStatistics
 from ..nao_walk import WalkParams
 from .console import lines_above_bar
 from .export import export_run
+from .forked_pool import call_resident, forked_pool
 from .journal import JOURNAL_NAME, NEW, Journal, JournalError
 from .strategies import Candidate
 
 Evaluate = Callable[[Any], 'WalkStatistics | dict']
 
-_EVALUATE: Evaluate | None = None  # the evaluator inside a worker process
-
-
 class SearchError(RuntimeError):
-    pass
-
-
-def _watch_parent(ppid: int) -> None:
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != ppid:  # the search process died (e.g. kill -9): do not linger
-            os._exit(1)
-
-
-def _worker_init(evaluate: Evaluate, ppid: int) -> None:
-    global _EVALUATE
-    _EVALUATE = evaluate
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
-
-
-def _worker_eval(params: Any) -> Any:
-    return _EVALUATE(params)
-
-
-def _noop() -> None:
     pass
 
 
@@ -238,19 +212,12 @@ def _tell_repairs(journal: Journal, note: Callable[[str], None]) -> None:
 
 
 def _pool(evaluate: Evaluate, workers: int) -> ProcessPoolExecutor:
-    pool = ProcessPoolExecutor(workers, mp_context=get_context('fork'),
-                               initializer=_worker_init, initargs=(evaluate, os.getpid()))
-    try:
-        pool.submit(_noop).result()  # fork every worker now, before tqdm starts its thread
-    except BaseException:  # Ctrl-C while forking: do not leave the workers behind
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    return pool
+    return forked_pool(evaluate, workers)
 
 
 def _submit(evaluate: Evaluate, params: Any, pool: ProcessPoolExecutor | None) -> Future:
     if pool is not None:
-        return pool.submit(_worker_eval, params)
+        return pool.submit(call_resident, params)
     fut: Future = Future()
     try:
         fut.set_result(evaluate(params))

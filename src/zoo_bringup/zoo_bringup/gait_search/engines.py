@@ -27,19 +27,16 @@ driver's nanny closes (dask/distributed, distributed/process.py:
 """
 from __future__ import annotations
 
-import os
-import signal
 import threading
 import time
 import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing import get_context
 from typing import Any, Callable, Iterator
+
+from coupled_wave_gait.search.forked_pool import call_resident, forked_pool
 
 ENGINES = ('process', 'dask')
 CONNECT_TIMEOUT_S = 20.0
-
-_RESIDENT: Callable[[Any], Any] | None = None  # the callable inside a forked worker
 
 
 class EngineError(RuntimeError):
@@ -60,28 +57,6 @@ def make_engine(name: str = 'process', workers: int = 1, address: str | None = N
 
 
 # -- process ------------------------------------------------------------------------------------
-def _watch_parent(ppid: int) -> None:
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != ppid:  # the driver died (kill -9): do not linger
-            os._exit(1)
-
-
-def _fork_init(resident: Callable[[Any], Any], ppid: int) -> None:
-    global _RESIDENT
-    _RESIDENT = resident
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
-    threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
-
-
-def _fork_call(item: Any) -> Any:
-    return _RESIDENT(item)
-
-
-def _noop() -> None:
-    pass
-
-
 class ProcessEngine:
     name = 'process'
 
@@ -92,14 +67,7 @@ class ProcessEngine:
         self._pool: ProcessPoolExecutor | None = None
 
     def start(self, resident: Callable[[Any], Any]) -> None:
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context('fork'),
-                                         initializer=_fork_init,
-                                         initargs=(resident, os.getpid()))
-        try:
-            self._pool.submit(_noop).result()  # fork every worker now, before a bar's thread
-        except BaseException:
-            self.close()
-            raise
+        self._pool = forked_pool(resident, self.workers)
 
     @property
     def slots(self) -> int:
@@ -109,7 +77,7 @@ class ProcessEngine:
         return f'{self.workers} worker process' + ('es' if self.workers > 1 else '')
 
     def submit(self, item: Any) -> Future:
-        return self._pool.submit(_fork_call, item)
+        return self._pool.submit(call_resident, item)
 
     def close(self) -> None:
         if self._pool is not None:

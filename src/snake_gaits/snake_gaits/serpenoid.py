@@ -108,6 +108,9 @@ class Serpenoid:
     def continuous_rad(self, elapsed: float) -> np.ndarray:
         return self._amp * np.sin(self._omega * elapsed + self._phase) + self._offset
 
+    def continuous_list(self, elapsed: float) -> list[float]:
+        return self.continuous_rad(elapsed).tolist()
+
     def sample_rad(self, k: int) -> np.ndarray:
         return self.continuous_rad(k * SAMPLE_INTERVAL)
 

@@ -39,6 +39,15 @@ def test_wrong_parameter_type_in_set(capsys, tmp_path):
     assert 'rate' in msg
 
 
+
+def test_a_list_mixing_ints_and_floats_names_the_parameter(capsys, tmp_path):
+    """ROS 2 parameters are lists of one type: [0, 0, -9.81] is refused with the node, the
+    parameter, where it came from and how to write it (was: a TypeError naming nothing)."""
+    msg = _error(capsys, ['run', 'go1_stand', '--duration', '0.01', '--set',
+                          'sim.gravity=[0,0,-9.81]', '--output', str(tmp_path)])
+    assert "node 'sim'" in msg and "parameter 'gravity'" in msg and '--set' in msg
+    assert 'write 0.0, not 0' in msg and len(msg.strip().splitlines()) == 1
+
 def test_malformed_parameter_yaml(capsys, tmp_path):
     (tmp_path / 'bad_params.yaml').write_text('talker:\n  ros__parameters: {rate: [1,\n')
     sc = tmp_path / 'sc.yaml'

@@ -90,8 +90,17 @@ class ScenarioRun:
         from zoo_runtime.embedded.exceptions import (InvalidParameterTypeException,
                                                      InvalidParameterValueException)
         cls = resolve_node_class(spec.package, spec.executable)
-        overrides = [parameter.Parameter(k, value=v) for k, v in spec.parameters.items()]
         node_name = f"node '{spec.name}' ({spec.package}/{spec.executable})"
+        overrides = []
+        for k, v in spec.parameters.items():
+            try:
+                overrides.append(parameter.Parameter(k, value=v))
+            except TypeError as exc:  # a list mixing types: ROS 2 parameters hold one type
+                mixed = isinstance(v, (list, tuple)) and {type(x) for x in v} == {int, float}
+                hint = ' (a list holds one type: write 0.0, not 0, among floats)' if mixed else ''
+                raise ScenarioError(f"{node_name}: parameter '{k}' = {v!r} (from "
+                                    f"{spec.origins.get(k, 'a parameter file')}): {exc}{hint}"
+                                    ) from None
         try:
             node = cls(context=self.context, cli_args=spec.ros_args(),
                        parameter_overrides=overrides)

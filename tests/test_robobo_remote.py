@@ -18,6 +18,7 @@ from robobopy.utils.Wheels import Wheels  # noqa: E402
 from robobo_api.global_test_judge import yaw_of  # noqa: E402
 from robobo_api.motor_laws import wheel_angle_deg  # noqa: E402
 from robobo_api.served_run import ServedRun, free_robot_id  # noqa: E402
+from robobo_clients import guarded_connect  # noqa: E402
 
 R = 0.03225
 FACING_BALL = (-0.2, -0.25, math.atan2(0.5, 0.45))   # the green ball straight ahead, 0.67 m
@@ -38,7 +39,7 @@ def ground_truth(served) -> tuple[float, float, float]:
 
 def connect(served) -> Robobo:
     rob = Robobo('127.0.0.1', served.robot_id)
-    rob.connect()
+    guarded_connect(rob, f'robobopy robot id {served.robot_id}')
     deadline = time.time() + 5
     while not isinstance(rob.readAllIRSensor(), dict) and time.time() < deadline:
         time.sleep(0.05)  # the first IRS status
@@ -167,7 +168,7 @@ def test_robobosim_locations_and_reset(served):
         pytest.skip('port 50505 (robobosim has no port argument) is taken on this machine')
     from robobosim.RoboboSim import RoboboSim
     sim = RoboboSim('127.0.0.1')
-    sim.connect()
+    guarded_connect(sim, 'robobosim')
     try:
         time.sleep(0.5)
         x, y, yaw = ground_truth(served)

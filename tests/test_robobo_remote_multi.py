@@ -36,11 +36,10 @@ from robobopy.utils.Wheels import Wheels  # noqa: E402
 from robobo_api.global_test_judge import yaw_of  # noqa: E402
 from robobo_api.motor_laws import wheel_angle_deg  # noqa: E402
 from robobo_api.served_run import ServedRun, free_robot_ids  # noqa: E402
+from robobo_clients import WALL_LIMIT_S, guarded_connect  # noqa: E402
 
 R, TRACK = 0.03225, 0.1456          # wheel radius, wheel separation (spec R25)
 ROBOTS = ('robobo0', 'robobo1', 'robobo2')
-WALL_LIMIT_S = 60.0                 # wall-clock bound on any wait (a hung run fails, not hangs)
-RELEASED: list[str] = []            # clients guarded_connect released (robobopy's race)
 
 
 def pose(served, robot: str) -> tuple[float, float, float]:
@@ -55,27 +54,6 @@ def wait_sim(served, seconds: float) -> None:
         assert served.error is None, served.error
         assert time.time() < deadline, f'sim time stuck at {served.run.sim_time:.2f} s'
         time.sleep(0.02)
-
-
-def guarded_connect(client, what: str) -> None:
-    """``client.connect()`` (robobopy Robobo or robobosim RoboboSim), guarded against the
-    start-up race both have: Remote.wsStartup starts the socket thread, then sets CONNECTING and
-    waits for on_open's CONNECTED - an on_open that runs first (a fast local server, a busy
-    interpreter: 3 of 18 connects with the 2 cores loaded, three clients at once) is overwritten and
-    connect() waits forever on an open connection. Such a client is released (its state set to
-    CONNECTED) once its socket has been open for 0.5 s; the libraries' code is not touched."""
-    done = threading.Event()
-    threading.Thread(target=lambda: (client.connect(), done.set()), daemon=True).start()
-    deadline, open_since = time.time() + WALL_LIMIT_S, None
-    while not done.wait(0.05):
-        assert time.time() < deadline, f'{what}: connect() hangs'
-        rem = client.rem
-        if rem.ws is not None and rem.ws.sock is not None and rem.ws.sock.connected:
-            open_since = open_since or time.time()
-            state = type(rem.connectionState)
-            if time.time() - open_since > 0.5 and rem.connectionState == state.CONNECTING:
-                rem.connectionState = state.CONNECTED
-                RELEASED.append(what)
 
 
 def connect(robot_id: int) -> Robobo:

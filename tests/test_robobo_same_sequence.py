@@ -15,6 +15,7 @@ from robobopy.utils.Wheels import Wheels  # noqa: E402
 
 from robobo_api.global_test_judge import yaw_of  # noqa: E402
 from robobo_api.served_run import ServedRun, free_robot_id  # noqa: E402
+from robobo_clients import guarded_connect  # noqa: E402
 
 
 SEQUENCE_POSE = (-0.1, -0.2, 0.3)
@@ -64,7 +65,7 @@ def test_same_sequence_through_ros_and_robobopy():
     with ServedRun(robot_id, pose=SEQUENCE_POSE, sim_server=False) as served:
         served.robot_id = robot_id
         rob = Robobo('127.0.0.1', robot_id)
-        rob.connect()
+        guarded_connect(rob, f'robobopy robot id {robot_id}')
         rob.moveWheelsByTime(20, 40, 2.0)        # robobopy: right wheel first
         rob.movePanTo(-30, 40)                   # app pan 150
         rob.moveTiltTo(90, 40)

@@ -17,6 +17,16 @@ from websockets.exceptions import ConnectionClosed
 
 CONNECT, MESSAGE, DISCONNECT = 'connect', 'message', 'disconnect'
 MAX_FRAME = 1 << 20  # bytes; robobopy's largest frames are a few hundred bytes
+# robobopy's and robobosim's Remote.wsStartup (PyPI robobopy 1.x remotelib.py) start the socket
+# thread and only then set CONNECTING, waiting for on_open's CONNECTED: an on_open that runs first
+# is overwritten and connect() waits forever on an open connection. The real app answers over
+# WiFi; a local server answering within microseconds triggers that race (3 of 18 connects on a
+# loaded 2-core machine). The handshake is held this long, so the client has set CONNECTING.
+HANDSHAKE_HOLD_S = 0.05
+
+
+async def _hold_handshake(connection, request) -> None:
+    await asyncio.sleep(HANDSHAKE_HOLD_S)
 
 
 class WsServer:
@@ -80,7 +90,8 @@ class WsServer:
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
         async with serve(self._handle, self.host, self.port, max_size=MAX_FRAME,
-                         compression=None, ping_interval=None):
+                         compression=None, ping_interval=None,
+                         process_request=_hold_handshake):
             self._started.set()
             await self._stop.wait()
 

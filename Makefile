@@ -21,9 +21,9 @@ demo: setup
 
 test: setup
 	@$(ENV) $(COLCON) test --base-paths src $(COLCON_SEL) --event-handlers console_cohesion+ summary+ status- \
-	  --return-code-on-test-failure --pytest-args -q -p no:cacheprovider; rc=$$?; \
+	  --return-code-on-test-failure --pytest-args -q -p no:cacheprovider --timeout 900; rc=$$?; \
 	  $(COLCON) test-result --test-result-base $(WS)/build --all --verbose || rc=1; \
-	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests || rc=1; \
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider --timeout 900 tests || rc=1; \
 	  exit $$rc
 
 bench: setup

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from journaled_cli import child_env, start_until_journaled
 from zoo_runtime import EMBEDDED
 
 if not EMBEDDED:
@@ -36,14 +37,10 @@ def command(out: Path, *engine: str) -> list[str]:
 
 
 def run(out: Path, *engine: str) -> dict:
-    r = subprocess.run(command(out, *engine), env=_env(), capture_output=True, text=True,
+    r = subprocess.run(command(out, *engine), env=child_env(), capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout[r.stdout.index('{'):])
-
-
-def _env() -> dict:
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
 
 
 @pytest.fixture(scope='module')
@@ -67,17 +64,8 @@ def test_dask_search_journals_what_the_multiprocessing_path_does(tmp_path, multi
 
 def test_killed_dask_driver_resumes_losing_and_repeating_nothing(tmp_path, multiprocessing_run):
     out = tmp_path / 'killed'
-    proc = subprocess.Popen(command(out, '--engine', 'dask'), env=_env(),
-                            start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    path = out / 'journal.jsonl'
+    proc = start_until_journaled(command(out, '--engine', 'dask'), out / 'journal.jsonl', 3)
     try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and proc.poll() is None:
-            if path.exists() and path.read_text().count('\n') > 3:  # header + 3 records
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, 'the search ended before it could be killed'
         os.kill(proc.pid, signal.SIGKILL)  # the driver only: its Dask workers must follow
         proc.wait()
         assert _group_gone(proc.pid, within_s=30), 'Dask workers outlived the killed driver'

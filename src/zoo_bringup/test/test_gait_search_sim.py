@@ -7,11 +7,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from journaled_cli import child_env, start_until_journaled
 from zoo_runtime import EMBEDDED
 
 if not EMBEDDED:
@@ -35,14 +35,10 @@ def search_command(out: Path, workers: int) -> list[str]:
 
 
 def run_search_command(out: Path, workers: int) -> dict:
-    r = subprocess.run(search_command(out, workers), env=_env(), capture_output=True, text=True,
+    r = subprocess.run(search_command(out, workers), env=child_env(), capture_output=True, text=True,
                        timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout[r.stdout.index('{'):])
-
-
-def _env() -> dict:
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
 
 
 @pytest.fixture(scope='module')
@@ -55,19 +51,9 @@ def uninterrupted(tmp_path_factory) -> Path:
 
 def test_killed_search_resumes_to_the_uninterrupted_result(tmp_path, uninterrupted):
     out = tmp_path / 'killed'
-    proc = subprocess.Popen(search_command(out, workers=2), env=_env(), start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    journal = out / 'journal.jsonl'
-    deadline = time.monotonic() + 300
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if journal.exists() and journal.read_text().count('\n') > 3:  # header + 3 records
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, 'the search ended before it could be killed'
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)  # the search and its workers
-        proc.wait()
+    proc = start_until_journaled(search_command(out, workers=2), out / 'journal.jsonl', 3)
+    os.killpg(proc.pid, signal.SIGKILL)  # the search and its workers
+    proc.wait()
     partial = records(out)
     assert 3 <= len(partial) < BUDGET
     resumed = run_search_command(out, workers=2)

@@ -9,11 +9,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from journaled_cli import child_env, start_until_journaled
 from zoo_runtime import EMBEDDED
 
 if not EMBEDDED:
@@ -27,12 +27,8 @@ GRID = ['go1_trot_earth', '--set', f'sim.gravity={",".join(GRAVITY)}',
 
 
 def sweep(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, '-m', 'zoo_bringup.sweep', *args], env=_env(),
+    return subprocess.run([sys.executable, '-m', 'zoo_bringup.sweep', *args], env=child_env(),
                           capture_output=True, text=True, timeout=600)
-
-
-def _env() -> dict:
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
 
 
 def records(out: Path) -> dict:
@@ -89,20 +85,10 @@ def test_a_misspelt_parameter_is_one_line_with_the_close_match(tmp_path):
 
 def test_killed_sweep_resumes_running_every_point_once(tmp_path, reference):
     out = tmp_path / 'killed'
-    proc = subprocess.Popen([sys.executable, '-m', 'zoo_bringup.sweep', *GRID, '--out', str(out),
-                             '--workers', '1'], env=_env(), start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    path = out / 'journal.jsonl'
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and proc.poll() is None:
-            if path.exists() and path.read_text().count('\n') > 1:  # header + 1 point
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, 'the sweep ended before it could be killed'
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+    proc = start_until_journaled([sys.executable, '-m', 'zoo_bringup.sweep', *GRID, '--out',
+                                  str(out), '--workers', '1'], out / 'journal.jsonl', 1)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
     partial = records(out)
     assert 1 <= len(partial) < 4
     r = sweep(*GRID, '--out', str(out), '--workers', '2')
@@ -125,7 +111,7 @@ def test_sweep_on_a_running_dask_cluster_gives_the_local_results(tmp_path, refer
         port = s.getsockname()[1]
     address = f'tcp://127.0.0.1:{port}'
     cluster = [subprocess.Popen([sys.executable, '-m', f'distributed.cli.{cmd}', *args,
-                                 '--no-dashboard'], env=_env(), start_new_session=True,
+                                 '--no-dashboard'], env=child_env(), start_new_session=True,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                for cmd, args in (('dask_scheduler', ['--host', '127.0.0.1', '--port', str(port)]),
                                  ('dask_worker', [address, '--nthreads', '1']))]

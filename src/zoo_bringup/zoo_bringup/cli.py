@@ -262,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             raise
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if not isinstance(exc, (ValueError, RuntimeError, OSError)):  # unforeseen: say what
+            msg = f'{type(exc).__name__}: {msg} (--debug shows the traceback)'
         print(f'robozoo: error: {msg}', file=sys.stderr)
         return 2
 

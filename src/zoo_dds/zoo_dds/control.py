@@ -20,7 +20,7 @@ from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 from cyclonedds.util import duration
 
-from .transport import _ANY
+from .transport import _ANY, matched_count
 
 POLL_S = 0.1  # how often a wait looks at ``alive`` (a dead peer) between samples
 
@@ -80,8 +80,8 @@ class ControlChannel:
             self.waitset.wait(duration(seconds=min(left, POLL_S)))
 
     def matched(self) -> tuple[int, int]:
-        return (len(self.writer.get_matched_subscriptions()),
-                len(self.reader.get_matched_publications()))
+        return (matched_count(self.writer.get_matched_subscriptions),
+                matched_count(self.reader.get_matched_publications))
 
     def wait_matched(self, n: int, timeout_s: float, alive: Callable[[], None] = lambda: None
                      ) -> None:

@@ -9,6 +9,7 @@ generated IdlStruct (:mod:`.idl_types`) so the type name and type information ar
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 from cyclonedds._clayer import ddspy_take, ddspy_write
 from cyclonedds.core import DDSException, Entity, InstanceState, SampleState, ViewState
@@ -30,6 +31,23 @@ LOOPBACK_CONFIG = (
     '<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>30'
     '</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery>'
     '</Domain></CycloneDDS>')
+
+
+MATCH_RETRIES = 10
+
+
+def matched_count(get_matched: Callable[[], list]) -> int:
+    """How many peers ``get_matched`` (an entity's ``get_matched_subscriptions`` or
+    ``get_matched_publications``) lists. cyclonedds-python sizes the handle array with one C call
+    and fills it with a second; a peer matched in between makes the fill return more than the
+    array holds and its list comprehension raises ``IndexError: invalid index`` (cyclonedds
+    11.0.1, cyclonedds/pub.py and sub.py). The next call sees the new count: retry."""
+    for _ in range(MATCH_RETRIES - 1):
+        try:
+            return len(get_matched())
+        except IndexError:
+            continue
+    return len(get_matched())
 
 
 def domain_id_from_env(default: int = 0) -> int:
@@ -81,7 +99,7 @@ class RawWriter:
             raise DDSException(ret, f'writing on {self.topic.name}')
 
     def matched(self) -> int:
-        return len(self.writer.get_matched_subscriptions())
+        return matched_count(self.writer.get_matched_subscriptions)
 
 
 class RawReader:
@@ -102,4 +120,4 @@ class RawReader:
         return [data for data, info in ret if info.valid_data]
 
     def matched(self) -> int:
-        return len(self.reader.get_matched_publications())
+        return matched_count(self.reader.get_matched_publications)

@@ -44,7 +44,14 @@ def _nao_walk_flat(params, version, arm_swing: bool) -> GaitGenerator:
     return NaoWalk(params, version.base_phase, arm_swing, sole='parallel')
 
 
+def _nao_walk_smooth(params, version, arm_swing: bool) -> GaitGenerator:
+    from .nao_walk import NaoWalk
+    return NaoWalk(params, version.base_phase, arm_swing, sole='parallel', hip='ramped')
+
+
 # name -> factory(params, version, arm_swing). ``nao_walk_flat``: the Nao walk with sole-parallel
-# ankles (nao_walk.sole_parallel; ours, not the spec's).
+# ankles (nao_walk.sole_parallel; ours, not the spec's); ``nao_walk_smooth``: the same with the
+# hip pitch's flat top entered by a ramp instead of a step (waves.hip_pitch_ramped; ours).
 GENERATORS: dict[str, Callable[..., GaitGenerator]] = {'nao_walk': _nao_walk,
-                                                       'nao_walk_flat': _nao_walk_flat}
+                                                       'nao_walk_flat': _nao_walk_flat,
+                                                       'nao_walk_smooth': _nao_walk_smooth}

@@ -25,6 +25,11 @@ joint its velocity and effort. :func:`measure` turns it into a :class:`GaitQuali
   edge, 1: a corner);
 - the base path: forward progress (x), the largest sideways offset (|y - y0|) at any sample, the
   lowest base height, and whether it fell below ``fall_height_m``.
+- ``sole_contact`` per foot (a diagnostic, when the recording holds :class:`SoleSamples`, i.e.
+  ``StepRecorder(..., soles=True)``): why loaded samples are not flat: by stance fifth the height
+  of the highest sole corner above the lowest, the sole's tilt and its normal force, whether the
+  centre of pressure lies inside the sole's core, and what the flat fraction would be with a
+  tolerance on the corner heights (:func:`sole_contact`).
 
 :class:`QualityTargets` holds the acceptance limits (issue "Joints and contacts you can trust",
 point 5) and :meth:`GaitQuality.failures` lists what misses them.
@@ -90,6 +95,8 @@ class GaitRecording:
     effort_limit: np.ndarray     # (J,)
     fall_height_m: float = 0.15
     t: np.ndarray | None = None  # (n,) s, increasing; default: dt apart from 0 (every step)
+    # optional, for :func:`sole_contact` (``StepRecorder(..., soles=True)``); None: not recorded
+    soles: 'SoleSamples | None' = None
 
     def __post_init__(self):
         n = len(self.base_xyz)
@@ -108,6 +115,8 @@ class GaitRecording:
             setattr(self, name, value)
         if not self.dt > 0.0:
             raise ValueError(f'gait recording dt: expected > 0 s, got {self.dt}')
+        if self.soles is not None:
+            self.soles.check(n, f)
 
     @property
     def samples(self) -> int:
@@ -117,6 +126,85 @@ class GaitRecording:
     def duration_s(self) -> float:
         """What the samples cover: each stands for ``dt`` (one physics step)."""
         return float(self.t[-1] - self.t[0]) + self.dt
+
+
+@dataclass
+class SoleSamples:
+    """Per sample and foot, what decides whether a loaded sole counts as flat (diagnostics only;
+    the flat fraction stays the four-corner count)."""
+    lift: np.ndarray          # (n, F, 4) m: height of each bottom corner above the lowest one
+    tilt: np.ndarray          # (n, F, 2) rad: the sole's roll (about x) and pitch (about y)
+    normal_force: np.ndarray  # (n, F) N: total normal contact force on the sole
+    cop: np.ndarray           # (n, F, 2) m: centre of pressure in the sole box frame (0 unloaded)
+    half_size: np.ndarray     # (F, 2) m: the sole box's half length and half width
+    weight_n: float           # N: the robot's weight
+
+    def check(self, n: int, f: int) -> None:
+        shapes = {'lift': (n, f, 4), 'tilt': (n, f, 2), 'normal_force': (n, f),
+                  'cop': (n, f, 2), 'half_size': (f, 2)}
+        for name, shape in shapes.items():
+            value = np.asarray(getattr(self, name), dtype=float)
+            if value.shape != shape:
+                raise ValueError(f'gait recording soles.{name}: expected shape {shape}, got '
+                                 f'{value.shape}')
+            setattr(self, name, value)
+
+
+LIFT_TOLERANCES_MM = (0.1, 0.3, 1.0, 3.0)
+
+
+def sole_contact(rec: GaitRecording) -> dict[str, dict]:
+    """Per foot, why loaded samples are not flat: for the not-flat ones, the share in single
+    support (the other foot in the air) and, per fifth of the stances, how many there are, the
+    median height of the highest corner above the lowest (mm), the median tilt (the larger of
+    |roll| and |pitch|, deg) and the median normal force (share of the weight). ``core``: the
+    share of loaded samples whose centre of pressure lies inside the sole's core, the rhombus
+    |x|/half length + |y|/half width < 1 (a rigid box on four corner springs keeps all four in
+    compression exactly there), and of those the share that is flat. ``flat_if_lift_below_mm``:
+    what the flat fraction would be if a corner within that height of the lowest counted as
+    touching (not the metric; for comparison with a contact that has a surface layer, e.g. ODE's
+    minDepth)."""
+    so = rec.soles
+    if so is None:
+        return {}
+    out = {}
+    for i, foot in enumerate(rec.feet):
+        loaded = rec.contact[:, i]
+        other = rec.contact[:, [k for k in range(len(rec.feet)) if k != i]].any(axis=1)
+        flat = loaded & (rec.corners[:, i] >= SOLE_CORNERS)
+        off = loaded & ~flat
+        lift = so.lift[:, i].max(axis=1) * 1e3
+        tilt = np.degrees(np.abs(so.tilt[:, i]).max(axis=1))
+        force = so.normal_force[:, i] / so.weight_n
+        hx, hy = so.half_size[i]
+        core = np.abs(so.cop[:, i, 0]) / hx + np.abs(so.cop[:, i, 1]) / hy < 1.0
+        part = np.full(rec.samples, -1)
+        for a, b in stances(loaded, rec.t):
+            k = np.arange(a, b + 1)
+            part[k] = np.minimum(((k - a) * STANCE_PARTS) // (b - a + 1), STANCE_PARTS - 1)
+
+        def med(v, sel):
+            return float(np.median(v[sel])) if sel.any() else math.nan
+        n_loaded = max(1, int(loaded.sum()))
+        out[foot] = {
+            'not_flat_share': float(off.sum()) / n_loaded,
+            'not_flat_in_single_support': float(np.mean(~other[off])) if off.any() else 0.0,
+            'by_stance_fifth': [
+                {'not_flat_share': float((off & (part == p)).sum()) / max(
+                    1, int((loaded & (part == p)).sum())),
+                 'lift_mm': med(lift, off & (part == p)),
+                 'tilt_deg': med(tilt, off & (part == p)),
+                 'force_share': med(force, off & (part == p))}
+                for p in range(STANCE_PARTS)],
+            'flat': {'lift_mm': med(lift, flat), 'tilt_deg': med(tilt, flat)},
+            'core': {'loaded_share': float((loaded & core).sum()) / n_loaded,
+                     'flat_share_inside': float((flat & core).sum()) / max(
+                         1, int((loaded & core).sum()))},
+            'flat_if_lift_below_mm': {
+                f'{tol:g}': float((loaded & (lift < tol)).sum()) / n_loaded
+                for tol in LIFT_TOLERANCES_MM},
+        }
+    return out
 
 
 @dataclass
@@ -137,6 +225,7 @@ class GaitQuality:
     targets: QualityTargets = field(default_factory=QualityTargets)
     flat_by_stance_fifth: dict[str, list[float]] = field(default_factory=dict)
     corners_by_stance_fifth: dict[str, list[float]] = field(default_factory=dict)
+    sole_contact: dict[str, dict] = field(default_factory=dict)  # when the soles were recorded
 
     def failures(self, targets: QualityTargets | None = None) -> list[str]:
         """What misses ``targets`` (default: the ones measured against), one line each."""
@@ -175,6 +264,8 @@ class GaitQuality:
         def clean(v):
             if isinstance(v, dict):
                 return {k: clean(x) for k, x in v.items()}
+            if isinstance(v, list):
+                return [clean(x) for x in v]
             if isinstance(v, float) and not math.isfinite(v):
                 return None
             return v
@@ -257,7 +348,7 @@ def measure(rec: GaitRecording, hip_pitch: Sequence[str] = HIP_PITCH_JOINTS,
         flat_fraction=flat, median_slip_m_s=slip, max_velocity_ratio=float(peak[worst]),
         max_velocity_joint=rec.joints[worst], effort_limit_fraction=at_limit,
         targets=targets or QualityTargets(), flat_by_stance_fifth=by_part,
-        corners_by_stance_fifth=corners_by_part)
+        corners_by_stance_fifth=corners_by_part, sole_contact=sole_contact(rec))
 
 
 class StepRecorder:
@@ -276,7 +367,7 @@ class StepRecorder:
     its start, joint velocities after it, efforts (constraint forces) of it."""
 
     def __init__(self, physics, robot: str, active: Callable[[], bool] | None = None,
-                 fall_height_m: float = 0.15):
+                 fall_height_m: float = 0.15, soles: bool = False):
         self.physics = physics
         self.robot_name = robot
         self.active = active or (lambda: True)
@@ -289,20 +380,29 @@ class StepRecorder:
         self.fall_height_m = float(fall_height_m)
         self._foot_body = np.asarray(r.contact_bodies, dtype=int)
         colliding = (m.geom_contype != 0) | (m.geom_conaffinity != 0)
-        soles = []
+        sole_geoms = []
         for foot, body in zip(self.feet, self._foot_body.tolist()):
             geoms = np.flatnonzero((m.geom_bodyid == body) & colliding)
             if len(geoms) != 1 or int(m.geom_type[geoms[0]]) != 6:  # mjGEOM_BOX
                 raise ValueError(f"gait quality: foot '{foot}' of robot '{robot}': expected one "
                                  f'colliding box (the sole), found {len(geoms)} colliding geoms')
-            soles.append(int(geoms[0]))
-        self._sole = np.array(soles, dtype=int)
+            sole_geoms.append(int(geoms[0]))
+        self._sole = np.array(sole_geoms, dtype=int)
         # foot index of each body / sole geom (-1: none), to map contacts to feet
         self._foot_of_body = np.full(m.nbody, -1, dtype=int)
         self._foot_of_body[self._foot_body] = np.arange(len(self.feet))
         self._foot_of_geom = np.full(m.ngeom, -1, dtype=int)
         self._foot_of_geom[self._sole] = np.arange(len(self.feet))
         self._geom_body = np.asarray(m.geom_bodyid)
+        self.soles = soles
+        if soles:  # (sole_contact diagnostics) corner offsets of each sole box's bottom face
+            half = np.asarray(m.geom_size)[self._sole]
+            signs = np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]], dtype=float)
+            self._corner_local = np.stack([np.column_stack([signs * h[:2], np.full(4, -h[2])])
+                                           for h in half])  # (F, 4, 3)
+            self._half_size = half[:, :2].copy()
+            self._weight_n = float(m.body_subtreemass[r.base_body]) * float(
+                np.linalg.norm(m.opt.gravity))
         self.per_step = hasattr(physics, 'step_observers')
         self._installed = False
         self.clear()
@@ -331,6 +431,7 @@ class StepRecorder:
     def clear(self) -> None:
         self._t, self._base, self._contact, self._corners, self._sole_xy = [], [], [], [], []
         self._vel, self._eff = [], []
+        self._lift, self._tilt, self._force, self._cop = [], [], [], []
 
     def _observe(self) -> None:
         if not self.active():
@@ -363,6 +464,34 @@ class StepRecorder:
         self._sole_xy.append(d.geom_xpos[self._sole, :2].copy())
         self._vel.append(np.array(dq, dtype=float))
         self._eff.append(np.array(tau, dtype=float))
+        if self.soles:
+            self._observe_soles(d, n)
+
+    def _observe_soles(self, d, n: int) -> None:
+        import mujoco  # only the sole diagnostics need the contact forces
+        m, nf = self.physics.model, len(self.feet)
+        rot = d.geom_xmat[self._sole].reshape(nf, 3, 3)
+        centre = d.geom_xpos[self._sole]
+        z = np.einsum('fij,fcj->fci', rot, self._corner_local)[..., 2] + centre[:, None, 2]
+        self._lift.append(z - z.min(axis=1, keepdims=True))
+        zax = rot[:, :, 2]  # each sole's normal in the world
+        self._tilt.append(np.column_stack([np.arctan2(-zax[:, 1], zax[:, 2]),
+                                           np.arctan2(zax[:, 0], zax[:, 2])]))
+        force, moment = np.zeros(nf), np.zeros((nf, 2))
+        f6 = np.zeros(6)
+        for row in range(n):
+            c = d.contact[row]
+            f = int(max(self._foot_of_geom[c.geom1], self._foot_of_geom[c.geom2]))
+            if f < 0:
+                continue
+            mujoco.mj_contactForce(m, d, row, f6)
+            local = rot[f].T @ (c.pos - centre[f])
+            force[f] += f6[0]
+            moment[f] += f6[0] * local[:2]
+        cop = np.divide(moment, force[:, None], out=np.zeros_like(moment),
+                        where=force[:, None] > 0)
+        self._force.append(force)
+        self._cop.append(cop)
 
     @property
     def samples(self) -> int:
@@ -385,7 +514,10 @@ class StepRecorder:
             velocity=np.array(self._vel), effort=np.array(self._eff),
             velocity_limit=np.array(self._r.vel_limit, dtype=float),
             effort_limit=np.array(self._r.effort_limit, dtype=float),
-            fall_height_m=self.fall_height_m)
+            fall_height_m=self.fall_height_m,
+            soles=SoleSamples(np.array(self._lift), np.array(self._tilt), np.array(self._force),
+                              np.array(self._cop), self._half_size, self._weight_n)
+            if self.soles else None)
 
 
 def violations(q: GaitQuality, targets: QualityTargets | None = None) -> dict[str, float]:

@@ -109,12 +109,14 @@ VERSIONS = {v.name: v for v in (LATER, EARLIER)}
 
 
 def nao_walk_bank(p: WalkParams, base_phase: float = BASE_PHASE_LATER,
-                  arm_swing: bool = True) -> OscillatorBank:
-    """The 18 waves of §5.3 as an oscillator bank (right side primary, left side coupled)."""
+                  arm_swing: bool = True, hip: str = 'spec') -> OscillatorBank:
+    """The 18 waves of §5.3 as an oscillator bank (right side primary, left side coupled);
+    ``hip='ramped'``: the hip pitch's flat top entered by a ramp (``waves.hip_pitch_ramped``)."""
     T = p.period_s
     b = base_phase
+    hip_shape = SHAPES['hip_pitch_ramped' if hip == 'ramped' else 'hip_pitch']
     osc = [
-        Oscillator('RHipPitch', SHAPES['hip_pitch'], p.hip_amplitude, p.hip_offset, b, T),
+        Oscillator('RHipPitch', hip_shape, p.hip_amplitude, p.hip_offset, b, T),
         Oscillator('RHipRoll', SHAPES['sine'], HIP_ROLL_A * p.balance, HIP_ROLL_S,
                    b + HIP_ROLL_P, T),
         Oscillator('RKneePitch', SHAPES['knee_pitch'], p.knee_amplitude, p.knee_offset,
@@ -154,6 +156,7 @@ def sample_cycles() -> np.ndarray:
 
 
 SOLES = ('spec', 'parallel')
+HIPS = ('spec', 'ramped')
 _COL = {j: k for k, j in enumerate(GAIT_JOINTS)}
 
 
@@ -179,18 +182,22 @@ def sole_parallel(values: np.ndarray) -> np.ndarray:
 class NaoWalk:
     """Targets for the 18 gait joints plus the hip yaw-pitch joints held at 0; a
     :class:`~coupled_wave_gait.gait_generator.GaitGenerator`. ``sole='parallel'`` plays the
-    sole-parallel variant (:func:`sole_parallel`)."""
+    sole-parallel variant (:func:`sole_parallel`), ``hip='ramped'`` the ramped hip pitch wave
+    (``waves.hip_pitch_ramped``)."""
 
     MODES = PLAYBACK_MODES
 
     def __init__(self, params: WalkParams, base_phase: float = BASE_PHASE_LATER,
-                 arm_swing: bool = True, sole: str = 'spec'):
+                 arm_swing: bool = True, sole: str = 'spec', hip: str = 'spec'):
         if sole not in SOLES:
             raise ValueError(f'nao walk sole: expected one of {", ".join(SOLES)}, got {sole!r}')
+        if hip not in HIPS:
+            raise ValueError(f'nao walk hip: expected one of {", ".join(HIPS)}, got {hip!r}')
         self.params = params
         self.period = params.period_s
         self.sole = sole
-        self.bank = nao_walk_bank(params, base_phase, arm_swing)
+        self.hip = hip
+        self.bank = nao_walk_bank(params, base_phase, arm_swing, hip)
         self.joints: tuple[str, ...] = GAIT_JOINTS + HOLD_ZERO_JOINTS
         self._samples = self._shape(self.bank.values_at_cycles(sample_cycles()))
         zeros = np.zeros((N_SAMPLES, len(HOLD_ZERO_JOINTS)))

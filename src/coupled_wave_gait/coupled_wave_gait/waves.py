@@ -20,6 +20,12 @@ FOUR_PI = 4.0 * math.pi
 HIP_FLAT_START = 3.0 * math.pi / 4.0
 HIP_FLAT_END = math.pi
 HIP_SINE_GAIN = 6.0 / 11.0
+# Ramped hip pitch (ours, not the spec's; the generator nao_walk_smooth): the flat top is entered
+# by a straight ramp from the sine's crest at x = π/2 instead of a step at 3π/4 (a jump of
+# (1 - (6/11)·sin(3π/4))·A, 0.61·A, in one tick, which drove the stance hip into its effort limit
+# and rocked the stance foot onto its heel; coupled_wave_gait README, "Gait quality").
+HIP_RAMP_START = math.pi / 2.0
+HIP_RAMP_LENGTH = HIP_FLAT_START - HIP_RAMP_START
 
 # Knee pitch: 0.22·A·sin(x) + S with a triangular peak to A + S around x = 7π/2 (4π domain).
 KNEE_SINE_GAIN = 0.22
@@ -41,6 +47,14 @@ def sine(x: np.ndarray, a: float, s: float) -> np.ndarray:
 def hip_pitch(x: np.ndarray, a: float, s: float) -> np.ndarray:
     flat = (x > HIP_FLAT_START) & (x < HIP_FLAT_END)
     return np.where(flat, a + s, HIP_SINE_GAIN * a * np.sin(x) + s)
+
+
+def hip_pitch_ramped(x: np.ndarray, a: float, s: float) -> np.ndarray:
+    flat = (x > HIP_FLAT_START) & (x < HIP_FLAT_END)
+    rising = (x > HIP_RAMP_START) & (x <= HIP_FLAT_START)
+    y_start = HIP_SINE_GAIN * a + s  # the sine's crest, sin(π/2) = 1
+    up = y_start + (x - HIP_RAMP_START) / HIP_RAMP_LENGTH * (a + s - y_start)
+    return np.where(flat, a + s, np.where(rising, up, HIP_SINE_GAIN * a * np.sin(x) + s))
 
 
 def knee_pitch(x: np.ndarray, a: float, s: float) -> np.ndarray:
@@ -81,6 +95,15 @@ def hip_pitch_at(x: float, sin_x: float, a: float, s: float) -> float:
     return HIP_SINE_GAIN * a * sin_x + s
 
 
+def hip_pitch_ramped_at(x: float, sin_x: float, a: float, s: float) -> float:
+    if HIP_FLAT_START < x < HIP_FLAT_END:
+        return a + s
+    if HIP_RAMP_START < x <= HIP_FLAT_START:
+        y_start = HIP_SINE_GAIN * a + s
+        return y_start + (x - HIP_RAMP_START) / HIP_RAMP_LENGTH * (a + s - y_start)
+    return HIP_SINE_GAIN * a * sin_x + s
+
+
 def knee_pitch_at(x: float, sin_x: float, a: float, s: float) -> float:
     half = KNEE_PEAK - KNEE_RAMP_START
     peak = a + s
@@ -115,6 +138,7 @@ class WaveShape:
 SHAPES: dict[str, WaveShape] = {
     'sine': WaveShape('sine', sine, at=sine_at),
     'hip_pitch': WaveShape('hip_pitch', hip_pitch, at=hip_pitch_at),
+    'hip_pitch_ramped': WaveShape('hip_pitch_ramped', hip_pitch_ramped, at=hip_pitch_ramped_at),
     'knee_pitch': WaveShape('knee_pitch', knee_pitch, FOUR_PI, knee_pitch_at),
     'ankle_pitch': WaveShape('ankle_pitch', ankle_pitch, at=ankle_pitch_at),
 }

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from coupled_wave_gait.gait_quality import (GaitRecording, QualityTargets, measure,
+from coupled_wave_gait.gait_quality import (GaitRecording, QualityTargets, SoleSamples, measure,
                                             penalty_factor, touchdowns, violations)
 
 DT = 0.001
@@ -178,3 +178,44 @@ def test_recording_shapes_are_checked():
                       velocity_limit=rec.velocity_limit, effort_limit=rec.effort_limit)
     with pytest.raises(ValueError, match='no joint'):
         measure(rec, hip_pitch=('LHipPitch', 'NoSuchJoint'))
+
+
+def test_sole_contact_says_why_a_loaded_sole_is_not_flat():
+    """The diagnostics of ``StepRecorder(..., soles=True)``: the right foot rides on its heel edge
+    (toe corners 1.2 mm up, pitched 0.43 deg, centre of pressure on the heel edge) in the fourth
+    fifth of each stance (phase 0.86..0.98 of its 0.5..1.1), while the left is in the air;
+    elsewhere both are flat with the centre of pressure at the middle of the sole."""
+    rec = clean_walk()
+    t = np.arange(N) * DT
+    phase = (t / PERIOD) % 1.0
+    heel = (phase >= 0.86) & (phase < 0.98)
+    rec.corners[:, 1] = np.where(heel, 2, rec.corners[:, 1])
+    lift = np.zeros((N, 2, 4))
+    lift[heel, 1, 2:] = 0.0012                     # toe corners (x > 0) up
+    tilt = np.zeros((N, 2, 2))
+    tilt[heel, 1, 1] = math.radians(-0.43)
+    force = np.where(rec.contact, 50.0, 0.0)
+    cop = np.zeros((N, 2, 2))
+    cop[heel, 1, 0] = -0.08                        # on the heel edge
+    rec.soles = SoleSamples(lift, tilt, force, cop, np.array([[0.08, 0.04]] * 2), 50.0)
+    q = measure(rec)
+    right, left = q.sole_contact['r_ankle'], q.sole_contact['l_ankle']
+    assert left['not_flat_share'] == 0.0 and left['core']['loaded_share'] == 1.0
+    assert right['not_flat_share'] == pytest.approx(1 - q.flat_fraction['r_ankle'])
+    assert right['not_flat_in_single_support'] == 1.0
+    fourth = right['by_stance_fifth'][3]
+    assert fourth['lift_mm'] == pytest.approx(1.2) and fourth['tilt_deg'] == pytest.approx(0.43)
+    assert fourth['force_share'] == 1.0 and fourth['not_flat_share'] > 0.9
+    middle = right['by_stance_fifth'][1]  # (the first and last stances are cut by the recording)
+    assert middle['not_flat_share'] == 0.0 and math.isnan(middle['lift_mm'])
+    assert right['core']['flat_share_inside'] == 1.0          # flat exactly where CoP is inside
+    assert right['core']['loaded_share'] == pytest.approx(q.flat_fraction['r_ankle'])
+    assert right['flat_if_lift_below_mm'] == {'0.1': q.flat_fraction['r_ankle'],
+                                              '0.3': q.flat_fraction['r_ankle'],
+                                              '1': q.flat_fraction['r_ankle'], '3': 1.0}
+    as_json = q.to_dict()['sole_contact']['r_ankle']['by_stance_fifth']
+    assert as_json[3]['lift_mm'] == pytest.approx(1.2) and as_json[1]['lift_mm'] is None
+    assert measure(clean_walk()).sole_contact == {}            # not recorded: no diagnostics
+    with pytest.raises(ValueError, match=r'soles.cop: expected shape \(6000, 2, 2\)'):
+        rec.soles = SoleSamples(lift, tilt, force, cop[:, :1], np.array([[0.08, 0.04]] * 2), 50.0)
+        rec.__post_init__()

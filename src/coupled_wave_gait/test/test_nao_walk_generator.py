@@ -27,6 +27,23 @@ def test_hip_pitch_shape(x, expected):
     assert waves.hip_pitch(np.array([x]), A, S)[0] == pytest.approx(expected, abs=1e-12)
 
 
+def test_ramped_hip_pitch_enters_its_flat_top_without_a_step():
+    """``hip_pitch_ramped`` (nao_walk_smooth): the spec's shape but for a straight ramp from the
+    sine's crest (π/2) to the flat top (3π/4), where the spec's shape steps by 0.61·A in one
+    tick; the drop at π (the swing) is kept."""
+    x = np.linspace(0.0, 2 * PI, 20001)
+    spec, ramped = waves.hip_pitch(x, A, S), waves.hip_pitch_ramped(x, A, S)
+    outside = (x <= PI / 2) | (x > 0.75 * PI)
+    np.testing.assert_array_equal(ramped[outside], spec[outside])
+    f = lambda v: waves.hip_pitch_ramped(np.array([v]), A, S)[0]  # noqa: E731
+    assert f(PI / 2) == pytest.approx(6 / 11 * A + S)
+    assert f(0.625 * PI) == pytest.approx((6 / 11 * A + A) / 2 + S)
+    assert f(0.75 * PI) == pytest.approx(A + S)
+    steps = lambda y: np.flatnonzero(np.abs(np.diff(y)) > 0.01 * A)  # noqa: E731
+    assert len(steps(spec)) == 2 and len(steps(ramped)) == 1  # 3π/4 and π; π only
+    assert x[steps(ramped)[0]] == pytest.approx(PI, abs=1e-3)
+
+
 def test_knee_pitch_shape_ramps_to_its_peak():
     a, b, c = 3.25 * PI, 3.5 * PI, 3.75 * PI
     f = lambda x: waves.knee_pitch(np.array([x]), A, S)[0]  # noqa: E731
@@ -244,3 +261,28 @@ def test_sole_parallel_variant_keeps_the_soles_parallel_to_the_torso():
         np.testing.assert_array_equal(b[:, same], a[:, same])
     with pytest.raises(ValueError, match="sole: expected one of spec, parallel, got 'tilted'"):
         NaoWalk(params, sole='tilted')
+
+
+def test_smooth_variant_is_the_sole_parallel_walk_with_the_ramped_hip():
+    """``nao_walk_smooth``: ``nao_walk_flat`` with the hip pitch wave ramped into its flat top;
+    the ankle pitch follows the hip through the sole-parallel relation, every other joint is the
+    same."""
+    from coupled_wave_gait.gait_generator import GENERATORS
+    from coupled_wave_gait.nao_walk import GAIT_JOINTS, VERSIONS
+    params = WalkParams.from_sequence([0.6, 20, -30, 30, 0.5, 45, 6, -1.5, -8, 20])
+    flat = GENERATORS['nao_walk_flat'](params, VERSIONS['later'], True)
+    smooth = GENERATORS['nao_walk_smooth'](params, VERSIONS['later'], True)
+    col = {j: k for k, j in enumerate(GAIT_JOINTS)}
+    t = np.linspace(0.0, 1.2, 481)
+    a = np.array([flat.continuous_rad(v) for v in t]) / nw.DEG
+    b = np.array([smooth.continuous_rad(v) for v in t]) / nw.DEG
+    for side in 'RL':
+        hp, ap = col[side + 'HipPitch'], col[side + 'AnklePitch']
+        assert np.any(b[:, hp] != a[:, hp])
+        np.testing.assert_allclose(b[:, ap] + b[:, hp], a[:, ap] + a[:, hp], atol=1e-9)
+        jumps = lambda y: np.count_nonzero(np.abs(np.diff(y)) > 3.0)  # noqa: E731
+        assert jumps(a[:, hp]) == 2 * jumps(b[:, hp]) == 4  # two periods: the step in, the drop
+    same = [k for j, k in col.items() if 'HipPitch' not in j and 'AnklePitch' not in j]
+    np.testing.assert_array_equal(b[:, same], a[:, same])
+    with pytest.raises(ValueError, match="hip: expected one of spec, ramped, got 'soft'"):
+        NaoWalk(params, hip='soft')

@@ -45,7 +45,7 @@ def walk_times(walk: NaoWalk, rng) -> list[float]:
     return ticks + switching + rng.uniform(-20.0, 200.0, 60).tolist()
 
 
-@pytest.mark.parametrize('generator', ['nao_walk', 'nao_walk_flat'])
+@pytest.mark.parametrize('generator', ['nao_walk', 'nao_walk_flat', 'nao_walk_smooth'])
 def test_continuous_list_is_the_vectorised_command_bit_for_bit(generator):
     rng = np.random.default_rng(9)
     cases = [(SHIPPED, LATER, True), (SHIPPED, EARLIER, False)]

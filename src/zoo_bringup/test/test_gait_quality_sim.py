@@ -6,7 +6,7 @@ import pytest
 from coupled_wave_gait.gait_quality import measure
 
 
-def _run(scenario, seconds, record, params=None):
+def _run(scenario, seconds, record, params=None, soles=False):
     from coupled_wave_gait.gait_quality import StepRecorder
     from zoo_bringup.runner import ScenarioRun
     from zoo_bringup.scenario import load_scenario
@@ -15,7 +15,7 @@ def _run(scenario, seconds, record, params=None):
     try:
         walker = run.nodes.get('walker')
         active = (lambda: walker.state == 'walking') if walker else None
-        recorder = StepRecorder(run.physics, 'nao', active=active)
+        recorder = StepRecorder(run.physics, 'nao', active=active, soles=soles)
         if record:
             recorder.install()
         run.run(seconds)
@@ -45,3 +45,21 @@ def test_a_standing_nao_is_flat_on_both_feet_and_never_touches_down():
     assert q.flat_fraction == {'l_ankle': 1.0, 'r_ankle': 1.0}
     assert q.touchdowns_per_s == {'l_ankle': 0.0, 'r_ankle': 0.0}
     assert max(q.median_slip_m_s.values()) < 1e-3 and q.max_velocity_ratio < 1.1
+
+
+def test_sole_diagnostics_leave_the_walk_unchanged_and_see_a_standing_nao_flat():
+    """``StepRecorder(..., soles=True)`` (quality ``--soles``) reads contact forces and corner
+    heights without changing the walk; standing, each sole carries about half the weight with its
+    centre of pressure inside the core and no corner more than hundredths of a mm up."""
+    pytest.importorskip('mujoco')
+    (q1, v1, _), _ = _run('nao_walk', 0.5, record=True, soles=True)
+    (q0, v0, _), _ = _run('nao_walk', 0.5, record=False)
+    assert np.array_equal(q1, q0) and np.array_equal(v1, v0)
+    _, rec = _run('nao_stand', 0.5, record=True, soles=True)
+    so = rec.soles
+    assert so.weight_n == pytest.approx(5.195 * 9.81, rel=0.01)
+    assert np.allclose(so.normal_force[-100:].sum(axis=1) / so.weight_n, 1.0, atol=0.02)
+    assert so.lift[-100:].max() < 5e-5 and np.degrees(np.abs(so.tilt[-100:])).max() < 0.05
+    d = measure(rec).sole_contact
+    assert all(v['core']['loaded_share'] == 1.0 and v['not_flat_share'] == 0.0
+               for v in d.values()), d

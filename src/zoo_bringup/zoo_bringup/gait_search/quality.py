@@ -3,6 +3,7 @@
     python -m zoo_bringup.gait_search.quality nao_walk                 # the first 6 s
     python -m zoo_bringup.gait_search.quality nao_walk --duration 30 --set walker.settle_time=0.1
     python -m zoo_bringup.gait_search.quality nao_gait_search --params P1 .. P10
+    python -m zoo_bringup.gait_search.quality nao_walk --soles        # + why soles are not flat
 
 The scenario runs in-process on the embedded lockstep executor exactly as ``bin/robozoo run``
 would (same nodes, parameters and seed; the recorder does not change the walk), with a
@@ -26,10 +27,11 @@ DEFAULT_DURATION = 6.0
 
 def record_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAULT_DURATION,
                     overrides: Sequence[str] = (), params: Sequence[float] | None = None,
-                    seed: int | None = None) -> tuple[dict, GaitRecording]:
+                    seed: int | None = None, soles: bool = False) -> tuple[dict, GaitRecording]:
     """Run ``scenario`` for ``duration`` s of sim time (None: the scenario's) with its Walker
     recorded; returns the run's summary (as ``robozoo run`` writes it) and the recording.
-    ``params`` replaces the Walker's gait parameters (and starts it)."""
+    ``params`` replaces the Walker's gait parameters (and starts it); ``soles`` also records the
+    sole contact diagnostics (corner heights, tilt, normal force, centre of pressure)."""
     from ..runner import ScenarioRun
     from ..scenario import apply_overrides, load_scenario
 
@@ -48,7 +50,8 @@ def record_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAULT
         walker = run.nodes[walkers[0]]
         recorder = StepRecorder(run.physics, sc.robots[0].name,
                                 active=lambda: walker.state == 'walking',
-                                fall_height_m=walker.eval_config.fall_height_m).install()
+                                fall_height_m=walker.eval_config.fall_height_m,
+                                soles=soles).install()
         wall = run.run(duration)
         summary = run.summary(wall)
         recorder.remove()
@@ -59,8 +62,9 @@ def record_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAULT
 
 def measure_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAULT_DURATION,
                      overrides: Sequence[str] = (), params: Sequence[float] | None = None,
-                     targets: QualityTargets | None = None) -> tuple[dict, GaitQuality]:
-    summary, rec = record_scenario(scenario, duration, overrides, params)
+                     targets: QualityTargets | None = None,
+                     soles: bool = False) -> tuple[dict, GaitQuality]:
+    summary, rec = record_scenario(scenario, duration, overrides, params, soles=soles)
     return summary, measure(rec, targets=targets)
 
 
@@ -74,9 +78,13 @@ def main(argv=None) -> int:
                     metavar='NODE.PARAM=VALUE')
     ap.add_argument('--params', type=float, nargs=10, metavar='P',
                     help="the Walker's gait parameters, param1..param10")
+    ap.add_argument('--soles', action='store_true',
+                    help='also why loaded soles are not flat (quality.sole_contact: corner '
+                         'heights, tilt, normal force, centre of pressure, by stance fifth)')
     a = ap.parse_args(argv)
     try:
-        summary, q = measure_scenario(a.scenario, a.duration, a.overrides, a.params)
+        summary, q = measure_scenario(a.scenario, a.duration, a.overrides, a.params,
+                                      soles=a.soles)
     except (ValueError, OSError, RuntimeError) as exc:  # ScenarioError, SimConfigError, ...
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f'robozoo quality: error: {msg}', file=sys.stderr)

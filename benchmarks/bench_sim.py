@@ -14,7 +14,7 @@ of 5, which varies much less than the difference of two timed runs with physics.
 
 Prints a table, then one JSON line: {"bench": "sim", "rtf": ..., "overhead_ratio": ...,
 "bare_us_per_step": ..., "node_us_per_step": ...}
-Targets: rtf >= 20 on one core (issue 8); overhead_ratio <= 1.3 (issue 9, open).
+Targets: rtf >= 20 on one core (issue 8); overhead_ratio <= 1.3 (issue 9).
 """
 from __future__ import annotations
 

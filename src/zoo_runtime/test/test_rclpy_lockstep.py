@@ -107,6 +107,45 @@ def test_clock_is_published_first_and_message_chains_settle_at_t(embedded_rt, lo
     assert events == [('clock', 50 * MS), ('pong', 0), ('clock', 100 * MS), ('pong', 0)]
 
 
+def test_keep_last_holds_within_one_tick_and_run_messages_leave_the_queue(embedded_rt,
+                                                                         lockstep):
+    """A burst beyond the depth drops the oldest even within one tick; messages that ran do not
+    count against the depth of later ticks (the KEEP_LAST queue holds only pending ones)."""
+    rt = embedded_rt
+    Int32 = rt.msg('std_msgs/msg/Int32')
+    node = _sim_node(rt, 'burst')
+    got = []
+    node.create_subscription(Int32, 'n', lambda m: got.append(m.data), 3)
+    pub = node.create_publisher(Int32, 'n', 10)
+    sizes = iter([5, 3, 1, 4])
+    start = [0]
+
+    def burst():
+        for _ in range(next(sizes)):
+            pub.publish(Int32(data=start[0]))
+            start[0] += 1
+    node.create_timer(0.01, burst)
+    lockstep(node).spin_until(40 * MS)
+    assert got == [2, 3, 4, 5, 6, 7, 8, 10, 11, 12]
+
+
+def test_clock_message_reaches_a_subscriber_that_joins_later(embedded_rt, lockstep):
+    """The nodes' own clocks are set without a /clock message; one is published, from the next
+    tick on, as soon as anything else listens."""
+    rt = embedded_rt
+    Clock = rt.msg('rosgraph_msgs/msg/Clock')
+    a = _sim_node(rt, 'ticker')
+    seen, stamps = [], []
+    a.create_timer(0.01, lambda: stamps.append(a.get_clock().now().nanoseconds))
+    ex = lockstep(a)
+    ex.spin_until(30 * MS)
+    a.create_subscription(Clock, '/clock', lambda m: seen.append(
+        m.clock.sec * S + m.clock.nanosec), 10)
+    ex.spin_until(50 * MS)
+    assert stamps == [10 * MS, 20 * MS, 30 * MS, 40 * MS, 50 * MS]
+    assert seen == [40 * MS, 50 * MS]
+
+
 def _scenario(rt, lockstep, tag: str) -> list:
     """A small closed loop: a 'sensor' timer, a controller reacting to it, a service call."""
     Float64 = rt.msg('std_msgs/msg/Float64')

@@ -74,13 +74,19 @@ PD_SUFFIX = '/pd'                # actuator '<robot>/<joint>/pd': kp (q_d - q) -
 WARM_START_MIN_CHANGE = 1e-6  # rad/s: smaller target changes are not worth a separate step call
 
 # numpy's ufuncs called directly: correct() and impose() run on every step call, and on 25-element
-# arrays numpy's per-call overhead is their cost (clip is one ufunc where maximum + minimum are
-# two; count_nonzero and a ufunc's reduce skip the array methods' dispatch)
+# arrays numpy's per-call overhead is their cost.
+# No numpy min/max (np.maximum, np.minimum, their reductions, np.max, .max(), .min()) on a
+# per-step path: after numpy's float64 min/max loops (AVX-512 code on the development machine's
+# Xeon) the MuJoCo steps that follow run ~5 % slower (a 4-step call 100 us instead of 95 with
+# three such calls per 5 ms; benchmarks/bench_sim.py 1.34x -> 1.27x without them). clip,
+# argmax/argmin, sums, counts and the other ufuncs used here do not do it. So caps are clips,
+# and a largest value is the one argmax finds (the first NaN, where a max reduction gives NaN).
 _clip = np._core.umath.clip if hasattr(np, '_core') else np.core.umath.clip
-_largest = np.maximum.reduce
+_argmax = np.argmax
 _abs = np.abs
-_subtract, _multiply, _maximum, _minimum = np.subtract, np.multiply, np.maximum, np.minimum
+_add, _subtract, _multiply, _negative = np.add, np.subtract, np.multiply, np.negative
 _count = np.count_nonzero
+_SLIP_GAIN = 1.0 / CORRECTION_TIME  # 1/s: the correction's velocity per rad of lag
 
 
 # -- model building --------------------------------------------------------------------------------
@@ -142,6 +148,13 @@ def _fast(index: np.ndarray):
     return index
 
 
+def _rows(array: np.ndarray, index):
+    """A view of ``array[index]`` when ``index`` is a slice (kept: a view of MuJoCo's arrays
+    stays valid as long as the model and data, and making one costs as much as the ufunc that
+    uses it), else None (an index array copies: read it each time)."""
+    return array[index] if index.__class__ is slice else None
+
+
 class JointMotors:
     """The motors of one robot's joints (index arrays into model and data)."""
 
@@ -187,6 +200,9 @@ class JointMotors:
         # numpy view, and correct()/impose() run on every step call
         self._qpos, self._ctrl, self._actv = d.qpos, d.ctrl, d.act
         self._wrap = m.wrap_prm
+        self._q_rows, self._act_rows = _rows(d.qpos, self._q), _rows(d.act, self._act)
+        self._ref_rows, self._coef_rows = _rows(d.ctrl, self._ref), _rows(m.wrap_prm, self._coef)
+        self._n = len(joints)
         self._neg_band = -CORRECTION_BAND
         self.reset()
 
@@ -220,6 +236,10 @@ class JointMotors:
         self._spare = np.zeros(n)      # impose()'s work buffer (swapped with imposed)
         # impose()'s stop caps: lower and upper stacked, so both bounds take one call each
         self._stops = np.stack([self.lower, self.upper]) if n else np.zeros((2, 0))
+        # the bounds' own caps, (max(-limit, low), min(limit, high)) as one clip: the lower
+        # bound has no ceiling, the upper no floor
+        self._bound_floor = np.stack([self._neg_velocity_limit, np.full(n, -np.inf)])
+        self._bound_ceiling = np.stack([np.full(n, np.inf), self.velocity_limit])
         self._bounds = np.zeros((2, n))
         self._low, self._high = self._bounds[0], self._bounds[1]
         self._size = np.zeros(n)       # impose()'s |change|
@@ -270,17 +290,17 @@ class JointMotors:
 
     def correct(self) -> None:
         """Slip correction and anti-windup, at fixed steps of sim time."""
-        q = self._qpos[self._q]
-        act = self._actv
-        lag = act[self._act] - q
+        q = self._q_rows if self._q_rows is not None else self._qpos[self._q]
+        act = self._act_rows
+        lag = _subtract(act if act is not None else self._actv[self._act], q)
         _clip(lag, self._neg_band, CORRECTION_BAND, out=lag)
         if not self._all_velocity:
             lag[~self.velocity_mode] = 0.0
-        if self._act.__class__ is slice:
-            np.add(q, lag, out=act[self._act])
+        if act is not None:
+            _add(q, lag, out=act)
         else:
-            act[self._act] = q + lag
-        lag *= 1.0 / CORRECTION_TIME
+            self._actv[self._act] = q + lag
+        _multiply(lag, _SLIP_GAIN, out=lag)
         self.correction = lag
         # can any joint reach a stop before the next correction? (else impose skips the caps)
         self._near_stop = bool(_count(q < self._lower_reach) or _count(q > self._upper_reach))
@@ -295,37 +315,40 @@ class JointMotors:
         joint up to ``v h`` past it (a Go1 calf at 20 rad/s: 0.02 rad per step)."""
         ctrl = self._ctrl
         if self._all_velocity:
-            v = np.add(ctrl[self._ref], self.correction, out=self._spare)
+            ref = self._ref_rows
+            v = _add(ref if ref is not None else ctrl[self._ref], self.correction,
+                     out=self._spare)
         else:
             tau = ctrl[self._tau]
             v = np.where(self.velocity_mode, ctrl[self._ref] + self.correction,
                          np.sign(tau) * self.speed)
             self.m.tendon_frictionloss[self._friction] = np.where(
                 self.velocity_mode, self.force,
-                np.where(self.capped & ~self.pd_mode, np.minimum(np.abs(tau), self.force), 0.0))
+                np.where(self.capped & ~self.pd_mode, _clip(np.abs(tau), -np.inf, self.force),
+                         0.0))  # (min(|tau|, force) as a clip: see _argmax)
         if self._near_stop:
-            # min(max(v, max(-limit, (lower - q) / T)), min(limit, (upper - q) / T)), the same
-            # operations in the same order, into kept buffers (v is one unless in effort mode)
-            q = self._qpos[self._q]
-            span = 1.0 / (steps * step)
-            low, high, bounds = self._low, self._high, self._bounds
+            # min(max(v, max(-limit, (lower - q) / T)), min(limit, (upper - q) / T)) into kept
+            # buffers (v is one unless in effort mode); a clip is min(max(x, floor), ceiling)
+            q = self._q_rows if self._q_rows is not None else self._qpos[self._q]
+            bounds = self._bounds
             _subtract(self._stops, q, out=bounds)  # (lower - q, upper - q)
-            _multiply(bounds, span, out=bounds)
-            _maximum(self._neg_velocity_limit, low, out=low)
-            _minimum(self.velocity_limit, high, out=high)
-            _maximum(v, low, out=v)
-            _minimum(v, high, out=v)
+            _multiply(bounds, 1.0 / (steps * step), out=bounds)
+            _clip(bounds, self._bound_floor, self._bound_ceiling, out=bounds)
+            _clip(v, self._low, self._high, out=v)
         else:
             _clip(v, self._neg_velocity_limit, self.velocity_limit, out=v)
-        change = v - self.imposed
-        largest = _largest(_abs(change, out=self._size)) if len(change) else 0.0
+        change = _subtract(v, self.imposed)
+        largest = 0.0
+        if self._n:
+            size = _abs(change, out=self._size)
+            largest = size[_argmax(size)]  # max |change| (NaN if any; see _argmax)
         if largest == 0.0:  # (NaN is not: it is imposed, as any other change)
             return None
         if v is self._spare:  # the buffers swap: no array made per call
             self._spare = self.imposed
         self.imposed = v
-        if self._coef.__class__ is slice:
-            np.negative(v, out=self._wrap[self._coef])
+        if self._coef_rows is not None:
+            _negative(v, out=self._coef_rows)
         else:
             self._wrap[self._coef] = -v
         return change if largest > WARM_START_MIN_CHANGE else None

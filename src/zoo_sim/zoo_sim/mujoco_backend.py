@@ -31,6 +31,7 @@ from .resources import find_world
 
 SPAWN_TOLERANCE = 1e-4  # m of initial penetration accepted without lifting the robot
 _NO_SENSORS = int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
+_argmin = np.argmin  # (not a min reduction: see joint_motors._argmax)
 PD_STABILITY_LIMIT = 1.0  # kd h / I; a Go1 calf rings at 1.4 (kd 8, 1 ms) and is still at 0.7
 
 
@@ -66,6 +67,8 @@ class _Robot:
         self.sanitizer = CommandSanitizer(self.name, self.joints, self.vel_limit,
                                           self.effort_limit)
         self.base_body = m.body(p + built.base_link).id
+        # the base's rows of the world poses, as views (kept: the metrics read them at 50 Hz)
+        self.base_xpos, self.base_xquat = d.xpos[self.base_body], d.xquat[self.base_body]
         self.free_qadr = (m.jnt_qposadr[m.joint(p + 'floating_base').id]
                           if not built.fixed_base else None)
         self.free_dadr = (m.jnt_dofadr[m.joint(p + 'floating_base').id]
@@ -135,8 +138,9 @@ class MujocoPhysics:
         dynamic = m.body_weldid[m.geom_bodyid] != 0
         for r in self.robots.values():
             r.all_contacts = not bool((dynamic & ~r.geom_mask).any())
-        self._driver_dof = m.jnt_dofadr[m.joint(DRIVER).id] if self._motors else None
-        self._driver_qpos = m.jnt_qposadr[m.joint(DRIVER).id] if self._motors else None
+        # (plain ints: a numpy integer index costs more on every write)
+        self._driver_dof = int(m.jnt_dofadr[m.joint(DRIVER).id]) if self._motors else None
+        self._driver_qpos = int(m.jnt_qposadr[m.joint(DRIVER).id]) if self._motors else None
         self._opt = m.opt
         self._qpos, self._qvel, self._warm = d.qpos, d.qvel, d.qacc_warmstart  # views, kept
         self._step_s, self._per_step = m.opt.timestep, 1.0 / m.opt.timestep
@@ -510,7 +514,7 @@ class MujocoPhysics:
 
     def base_pose(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
         r = self.robots[robot]
-        return self.data.xpos[r.base_body].copy(), self.data.xquat[r.base_body].copy()
+        return r.base_xpos.copy(), r.base_xquat.copy()
 
     def base_twist(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
         """(linear, angular) velocity of the base frame, expressed in the base frame."""
@@ -582,13 +586,16 @@ class MujocoPhysics:
     def penetration(self, robot: str) -> float:
         """The deepest current penetration of the robot into anything (itself included), m."""
         r, d = self.robots[robot], self.data
-        n = d.ncon
-        if not n:
+        if not d.ncon:
             return 0.0
-        if r.all_contacts:
-            return max(0.0, float(-d.contact.dist[:n].min()))
-        mine = r.geom_mask[d.contact.geom[:n]].any(axis=1)
-        return max(0.0, float(-d.contact.dist[:n][mine].min())) if mine.any() else 0.0
+        contact = d.contact  # (the current contacts: ncon of them)
+        dist = contact.dist
+        if not r.all_contacts:
+            mine = r.geom_mask[contact.geom].any(axis=1)
+            if not mine.any():
+                return 0.0
+            dist = dist[mine]
+        return max(0.0, float(-dist[_argmin(dist)]))  # the deepest (a NaN: none, as before)
 
     def command_counts(self, robot: str) -> tuple[int, int]:
         s = self.robot(robot).sanitizer

@@ -1,8 +1,9 @@
 """LockstepExecutor: runs nodes and a physics engine on one simulated timeline.
 
 A tick at sim time t:
-1. if any work is due at t, publish rosgraph_msgs/Clock(t) on /clock and deliver it first, so
-   every sim-time clock reads t;
+1. if any work is due at t, every sim-time clock is set to t first: those of the nodes spun
+   here directly, the rest through rosgraph_msgs/Clock(t) on /clock, published when anything
+   beyond those nodes' time sources listens (a subscriber, a bag recorder);
 2. run every timer due at <= t (by due time, then creation order) and drain all queued work
    (messages, service requests/responses, tasks), repeating until nothing is ready at t; work
    that never settles (an endless ping-pong) raises after ``MAX_ROUNDS`` rounds, naming the
@@ -14,6 +15,7 @@ sleeps to pace wall time (1.0 = real time).
 """
 from __future__ import annotations
 
+import operator
 import threading
 import time as _time
 import weakref
@@ -36,8 +38,7 @@ _PROGRESS_NS = 100_000_000  # on_progress at most every 0.1 s of sim time
 _ROS_TIME = ClockType.ROS_TIME  # compared by identity on the per-tick paths
 
 
-def _due_order(timer) -> tuple[int, int]:
-    return timer._next_call, timer._order
+_due_order = operator.attrgetter('_next_call', '_order')  # (by due time, then creation order)
 
 
 class Physics(Protocol):
@@ -75,6 +76,10 @@ class LockstepExecutor(Executor):
         self._pace_origin: tuple[float, int] | None = None
         self._timer_groups: list[tuple] = []  # (clock, its timers), see _collect_timers
         self._next_timer = None  # the sim-time timer due first after the last _advance
+        self._graph = self._context._graph
+        self._time_sources: tuple = ()  # see _publish_clock
+        self._clock_audience = False
+        self._time_sources_key: int | None = None  # the graph version they were found at
         self._context._lockstep = weakref.ref(self)
 
     @property
@@ -101,9 +106,10 @@ class LockstepExecutor(Executor):
         t_end = int(t_end_ns)
         last_progress = self._now
         self._pace_origin = None
+        context = self._context
         while True:
             self._work_at_now()
-            if self._now >= t_end or self._stopped():
+            if self._now >= t_end or self._is_shutdown or not context.ok():  # (_stopped())
                 break
             self._advance(t_end)
             if on_progress is not None and self._now - last_progress >= _PROGRESS_NS:
@@ -178,9 +184,38 @@ class LockstepExecutor(Executor):
             self._clock_pub = Publisher(None, self._clock_cls, '/clock', QoSProfile(depth=1),
                                         context=self._context)
             self._context._graph.add_publisher(self._clock_pub)
-        sec, nanosec = divmod(t, 1_000_000_000)
-        self._clock_pub.publish(self._clock_cls(clock=self._time_cls(sec=sec, nanosec=nanosec)))
+        # The time sources of the nodes spun here are set directly, as their /clock callback
+        # would be (the same time, before any other work of the tick), instead of a message per
+        # node and tick; the message itself is built only for an audience beyond them (another
+        # subscriber, a bag recorder, a node of another executor).
+        if self._time_sources_key != self._graph.version:
+            self._find_time_sources()
+        for source in self._time_sources:
+            source._set_time_ns(t)
+        if self._clock_audience:
+            sec, nanosec = divmod(t, 1_000_000_000)
+            self._clock_pub.publish(self._clock_cls(clock=self._time_cls(sec=sec,
+                                                                         nanosec=nanosec)))
         self._last_clock_ns = t
+
+    def _find_time_sources(self) -> None:
+        """The active time sources whose /clock subscription this executor delivers."""
+        with self._nodes_lock:
+            sources = [getattr(node, '_time_source', None) for node in self._nodes]
+        self._time_sources = tuple(
+            s for s in sources if s is not None and s._subscription is not None and
+            s._subscription._executor is self and not s._subscription._destroyed)
+        # (subscription counts, publish observers included, change with the graph version)
+        self._clock_audience = self._clock_pub.get_subscription_count() > len(self._time_sources)
+        self._time_sources_key = self._graph.version
+
+    def add_node(self, node) -> bool:
+        self._time_sources_key = None  # (see _publish_clock)
+        return super().add_node(node)
+
+    def remove_node(self, node) -> None:
+        self._time_sources_key = None
+        super().remove_node(node)
 
     def _work_at_now(self) -> None:
         t = self._now
@@ -192,7 +227,8 @@ class LockstepExecutor(Executor):
                 self._publish_clock(t)
             rounds = 0
             while True:
-                rounds = self._drain(t, rounds)
+                if self._ready:
+                    rounds = self._drain(t, rounds)
                 if self._timers_dirty:
                     self._collect_timers()
                 due = self._due_timers()
@@ -238,6 +274,11 @@ class LockstepExecutor(Executor):
                         continue
                     entry[2] = -1
                     entry[1] = None
+                    window = entity._window
+                    if window:  # (see Subscription._execute)
+                        first = window.popleft()
+                        if first is not entry:
+                            window.appendleft(first)
                     result = entity._call(msg)
                 else:
                     result = entity._execute(entry)

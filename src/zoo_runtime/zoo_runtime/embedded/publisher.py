@@ -64,9 +64,9 @@ class Publisher:
         for sub in targets:
             entry = [sub, msg, seq]
             window = sub._window
-            if window is not None:
+            if window is not None:  # (Subscription._window: KEEP_LAST)
                 if len(window) == sub._depth:
-                    oldest = window[0]  # about to fall out of the KEEP_LAST queue
+                    oldest = window.popleft()  # falls out of the KEEP_LAST queue
                     oldest[2] = -1
                     oldest[1] = None
                 window.append(entry)

@@ -26,7 +26,9 @@ class Subscription(Receiver):
         self.qos_profile = qos_profile
         self.event_callbacks = event_callbacks
         self._depth = depth
-        # The last `depth` entries posted: the oldest is marked dropped when a new one arrives.
+        # KEEP_LAST: the entries posted and not yet run, oldest first, at most `depth`; a new
+        # one beyond that drops the oldest. Entries run in post order, so the one run is the
+        # first here and leaves at once (not `depth` posts later: run entries die when run).
         self._window: deque | None = deque(maxlen=depth) if depth is not None else None
         self._wants_history = qos_profile.durability in (DurabilityPolicy.TRANSIENT_LOCAL,
                                                          DurabilityPolicy.BEST_AVAILABLE)
@@ -58,8 +60,9 @@ class Subscription(Receiver):
         window = self._window
         if window is not None:
             if len(window) == self._depth:
-                window[0][2] = -1
-                window[0][1] = None
+                oldest = window.popleft()
+                oldest[2] = -1
+                oldest[1] = None
             window.append(entry)
         self._inbox.append(entry)
         executor = self._executor
@@ -72,6 +75,11 @@ class Subscription(Receiver):
             return DROPPED
         entry[2] = -1
         entry[1] = None
+        window = self._window
+        if window:  # it leaves the KEEP_LAST queue (see __init__)
+            first = window.popleft()
+            if first is not entry:  # a post from another thread dropped it just now
+                window.appendleft(first)
         return self._call(msg)
 
     def destroy(self) -> None:
@@ -82,6 +90,8 @@ class Subscription(Receiver):
         self._destroyed = True
         for entry in self._window or ():
             entry[2] = -1
+        if self._window is not None:
+            self._window.clear()
         self._parked.clear()
 
     def __enter__(self) -> Subscription:

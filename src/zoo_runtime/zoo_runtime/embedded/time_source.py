@@ -80,7 +80,11 @@ class TimeSource:
         self._clocks.append(clock)
 
     def clock_callback(self, msg) -> None:
-        ns = msg.clock.sec * 1_000_000_000 + msg.clock.nanosec
+        self._set_time_ns(msg.clock.sec * 1_000_000_000 + msg.clock.nanosec)
+
+    def _set_time_ns(self, ns: int) -> None:
+        """What a /clock message of time ``ns`` does (the lockstep executor calls it directly for
+        the nodes it spins)."""
         self._last_ns = ns
         for clock in self._clocks:
             clock._set_override_ns(ns)

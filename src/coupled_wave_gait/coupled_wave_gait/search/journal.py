@@ -247,17 +247,28 @@ def _jsonable(obj: Any) -> Any:
     return obj
 
 
-def _record_problem(obj: Any, n_values: int | None) -> str | None:
+def record_frame_problem(obj: Any, fields: tuple[str, ...], what: str) -> str | None:
+    """What is wrong with a journal record's frame, shared by every journal of this format (the
+    search's, zoo_bringup's sweep): a mapping, not a second header, with ``seq`` (an integer >=
+    0) and ``fields``; ``what`` names the record in the message (e.g. 'candidate record')."""
     if not isinstance(obj, dict):
-        return f'a JSON {_kind(obj)}, not a candidate record'
+        return f'a JSON {_kind(obj)}, not a {what}'
     if 'header' in obj:
         return 'a second header (two journals joined into one?)'
-    missing = [k for k in ('seq', 'values', 'stats') if k not in obj]
+    missing = [k for k in ('seq', *fields) if k not in obj]
     if missing:
         return f'a record without {" and ".join(missing)} (keys: {", ".join(obj) or "none"})'
     seq = obj['seq']
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
         return f'a record whose "seq" is {seq!r}, not an integer >= 0'
+    return None
+
+
+def _record_problem(obj: Any, n_values: int | None) -> str | None:
+    problem = record_frame_problem(obj, ('values', 'stats'), 'candidate record')
+    if problem:
+        return problem
+    seq = obj['seq']
     values = obj['values']
     if not (isinstance(values, list) and all(_number(v) for v in values)) or \
             (n_values is not None and len(values) != n_values):

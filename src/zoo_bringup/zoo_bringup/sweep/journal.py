@@ -12,7 +12,7 @@ with the journal. ``summary`` is what ``robozoo run`` writes to summary.json for
 """
 from __future__ import annotations
 
-from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal
+from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal, record_frame_problem
 
 __all__ = ['JOURNAL_NAME', 'SweepJournal', 'record_problem']
 
@@ -27,16 +27,10 @@ class SweepJournal(Journal):
 
 
 def record_problem(obj) -> str | None:
-    if not isinstance(obj, dict):
-        return f'a JSON {type(obj).__name__}, not a sweep point record'
-    if 'header' in obj:
-        return 'a second header (two journals joined into one?)'
-    missing = [k for k in ('seq', 'set', 'summary') if k not in obj]
-    if missing:
-        return f'a record without {" and ".join(missing)} (keys: {", ".join(obj) or "none"})'
+    problem = record_frame_problem(obj, ('set', 'summary'), 'sweep point record')
+    if problem:
+        return problem
     seq = obj['seq']
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        return f'a record whose "seq" is {seq!r}, not an integer >= 0'
     if not (isinstance(obj['set'], list) and all(isinstance(s, str) for s in obj['set'])):
         return f'point {seq}: "set" is not a list of node.parameter=value strings'
     if not isinstance(obj['summary'], dict):

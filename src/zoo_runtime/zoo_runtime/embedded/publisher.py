@@ -61,7 +61,7 @@ class Publisher:
         if not targets:
             return
         seq = next(self._seq)
-        for sub in targets:
+        for sub in targets:  # Subscription._deliver, inlined: every message of every tick
             entry = [sub, msg, seq]
             window = sub._window
             if window is not None:  # (Subscription._window: KEEP_LAST)

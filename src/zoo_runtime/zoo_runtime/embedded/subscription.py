@@ -55,7 +55,8 @@ class Subscription(Receiver):
         return self._callback(serialize(msg))
 
     def _deliver(self, msg, seq: int) -> None:
-        """Queue one message (the slow path, used for latched replays)."""
+        """Queue one message (the slow path, used for latched replays; Publisher.publish runs a
+        copy of this inline)."""
         entry = [self, msg, seq]
         window = self._window
         if window is not None:

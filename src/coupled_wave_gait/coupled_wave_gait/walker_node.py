@@ -6,9 +6,13 @@ as ROS 2 services, driving a gait through ``joint_targets`` on sim time. The gai
 Services (relative to the namespace): ``set_params`` (zoo_interfaces/SetWalkParams),
 ``start_walk`` and ``stop_walk`` (std_srvs/Trigger), ``get_statistics``
 (zoo_interfaces/GetWalkStatistics). Topics: publishes ``joint_targets`` (sensor_msgs/JointState,
-rad) and ``walk_statistics`` (zoo_interfaces/WalkStatistics, once per finished walk); subscribes
-the base pose (``odometry_topic``, nav_msgs/Odometry) and ``robot_description`` (latched; only to
-count gait samples outside the joint limits).
+rad), or for a generator with PD commands (``nao_zmp_walk``) ``joint_pd_commands``
+(zoo_interfaces/JointPDCommand: positions, velocities, feed-forward torques and the generator's
+gains, at ``continuous_rate``), and ``walk_statistics`` (zoo_interfaces/WalkStatistics, once per
+finished walk); subscribes the base pose (``odometry_topic``, nav_msgs/Odometry) and
+``robot_description`` (latched; to count gait samples outside the joint limits, and the model a
+generator plans on). A generator's own parameters are ``gait.<name>`` (its registry entry's
+``options``).
 
 A walk (specs/nao.md §5.5): targets 0 for every gait joint; at the next odometry message call
 each of ``reset_services`` in turn (std_srvs/Empty; the simulator's world reset and the PID
@@ -32,6 +36,7 @@ from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.std_msgs.msg import String
 from zoo_runtime.interfaces.std_srvs.srv import Empty, Trigger
+from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
 from zoo_runtime.interfaces.zoo_interfaces.srv import GetWalkStatistics, SetWalkParams
 
@@ -99,7 +104,23 @@ class Walker(Node):
         except ValueError as e:
             raise ParameterError(f'{self.get_name()}: parameter {e}') from None
         self.version = VERSIONS[version]
-        self._make_gait = GENERATORS[generator]
+        self._make_gait = entry = GENERATORS[generator]
+        self.pd = entry.command_interface == 'pd'
+        # the generator's own parameters, gait.<name> (the ZMP walk's step length, gains, ...)
+        self.gait_options = {name: d(f'gait.{name}', default).value
+                             for name, default in entry.options().items()}
+        try:
+            if entry.check is not None:
+                entry.check(self.gait_options)
+            if self.pd and self.mode != 'continuous':
+                raise ValueError(f'mode: {generator} plays continuously, got {self.mode!r}')
+            if self.pd and self.ramp_time > 0.0:
+                raise ValueError(f'ramp_time: {generator} starts from the reset posture itself; '
+                                 f'expected 0, got {self.ramp_time}')
+        except ValueError as e:
+            prefix = '' if str(e).startswith(('mode', 'ramp_time')) else 'gait.'
+            raise ParameterError(f'{self.get_name()}: parameter {prefix}{e}') from None
+        self._urdf: str | None = None
 
         self.state = IDLE
         self.walks = 0
@@ -113,7 +134,10 @@ class Walker(Node):
         self._settle_until_ns = 0
         self._resets = [self.create_client(Empty, name) for name in reset_services]
 
-        self._targets_pub = self.create_publisher(JointState, 'joint_targets', 10)
+        if self.pd:
+            self._pd_pub = self.create_publisher(JointPDCommand, 'joint_pd_commands', 10)
+        else:
+            self._targets_pub = self.create_publisher(JointState, 'joint_targets', 10)
         self._stats_pub = self.create_publisher(WalkStatisticsMsg, 'walk_statistics', 10)
         self.create_subscription(Odometry, odometry_topic, self._on_odometry, 10)
         latched = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -162,19 +186,29 @@ class Walker(Node):
     def start(self) -> tuple[bool, str]:
         if self.state in (ARMING, RESETTING, SETTLING, WALKING):
             return False, f'a walk is already under way (state {self.state})'
-        if self.params is None:
+        entry = self._make_gait
+        if entry.walk_params and self.params is None:
             return False, 'no gait parameters: call set_params first (or set parameter params)'
+        if entry.needs_description and self._urdf is None:
+            return False, 'waiting for robot_description (the gait is planned on the robot model)'
         missing = [c.srv_name for c in self._resets if not c.service_is_ready()]
         if missing:
             return False, f'reset service(s) not available: {", ".join(missing)}'
-        params = self.version.apply(self.params) if self.use_hardcoded else self.params
-        self.walk = self._make_gait(params, self.version, self.arm_swing)
+        params = None
+        if entry.walk_params:
+            params = self.version.apply(self.params) if self.use_hardcoded else self.params
+        try:
+            self.walk = entry(params, self.version, self.arm_swing, urdf=self._urdf,
+                              options=self.gait_options)
+        except ValueError as e:
+            return False, f'cannot plan the gait: {e}'
         self.monitor = WalkMonitor(self.walk.period, self.eval_config)
         self.walks += 1
         self.state = ARMING
         self._set_timer(None)
         self._publish_zero()
-        return True, f'walk {self.walks} starting: {", ".join(f"{v:g}" for v in params.as_tuple())}'
+        shown = params.as_tuple() if params is not None else self.gait_options.values()
+        return True, f'walk {self.walks} starting: {", ".join(f"{v:g}" for v in shown)}'
 
     def _call_resets(self, pending: list) -> None:
         if self.state != RESETTING:
@@ -226,6 +260,9 @@ class Walker(Node):
         self._play_at(self._elapsed())
 
     def _play_at(self, elapsed: float) -> None:
+        if self.pd:
+            self._publish_pd(*self.walk.pd_lists(elapsed))
+            return
         if self.mode == 'sampled':
             q = self.walk.sample_rad(self._k).tolist()  # counted ticks: exactly 18 per period
         else:
@@ -253,7 +290,13 @@ class Walker(Node):
     def _publish_zero(self) -> None:
         """The seed's reset posture, all targets 0, kept inside the known joint limits (the
         elbow rolls' ranges exclude 0), so that the PID node has nothing to clamp."""
-        self._publish(self.walk.joints, self._zero_targets().tolist())
+        if self.pd:
+            # the plan's first command: the reset posture with the torques that hold it up (with
+            # none, the PD sags under gravity while it settles and the walk starts off a lean)
+            _, _, tau = self.walk.pd_lists(0.0)
+            self._publish_pd(self._zero_targets().tolist(), [0.0] * len(tau), tau)
+        else:
+            self._publish(self.walk.joints, self._zero_targets().tolist())
 
     def _zero_targets(self) -> np.ndarray:
         lim = [self._limits.get(j, (-math.inf, math.inf)) for j in self.walk.joints]
@@ -263,6 +306,12 @@ class Walker(Node):
         msg = JointState(name=list(names), position=positions)
         msg.header.stamp = self.get_clock().now().to_msg()
         self._targets_pub.publish(msg)
+
+    def _publish_pd(self, q, dq, tau) -> None:
+        msg = JointPDCommand(name=list(self.walk.joints), position=q, velocity=dq, effort=tau,
+                             kp=self.walk.kp, kd=self.walk.kd)
+        msg.header.stamp = self.get_clock().now().to_msg()
+        self._pd_pub.publish(msg)
 
     def _set_timer(self, period: float | None, callback=None) -> None:
         if self._timer is not None:
@@ -276,6 +325,7 @@ class Walker(Node):
         return self.get_clock().now().nanoseconds
 
     def _on_description(self, msg: String) -> None:
+        self._urdf = msg.data
         try:
             self._limits = {j: (lim.lower, lim.upper)
                             for j, lim in all_limits_from_urdf(msg.data).items()}
@@ -291,8 +341,11 @@ class Walker(Node):
     def robozoo_metrics(self) -> dict:
         """The current walk (finished or still under way when the run ends) in SI units, plus the
         seed's statistics record (cm, s) under ``statistics``."""
-        out = {'walks': self.walks, 'state': self.state,
-               'params': list(self.walk.params.as_tuple()) if self.walk else None}
+        params = None
+        if self.walk is not None:
+            p = self.walk.params
+            params = list(p.as_tuple()) if hasattr(p, 'as_tuple') else p.as_dict()
+        out = {'walks': self.walks, 'state': self.state, 'params': params}
         if self.monitor is None or self.monitor.t0 is None:
             return out
         s = self.last_statistics if self.state == DONE else self._statistics()

@@ -1,0 +1,1 @@
+"""A ZMP walk for the Nao; see the package README."""

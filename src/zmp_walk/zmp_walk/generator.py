@@ -62,8 +62,9 @@ class NaoZmpWalk:
         return self.plan.at(elapsed)[0].tolist()
 
     def pd_lists(self, elapsed: float) -> tuple[list[float], list[float], list[float]]:
-        q, dq, tau = self.plan.at(elapsed)
-        return q.tolist(), dq.tolist(), tau.tolist()
+        """Target positions, velocities and feed-forward torques at ``elapsed`` (fresh lists or
+        the plan's own: do not modify them)."""
+        return self.plan.lists_at(elapsed)
 
     def limit_violations(self, limits: Mapping[str, tuple[float, float]]) -> dict[str, int]:
         """Plan samples outside [lower, upper] per joint (none expected: the plan is checked)."""

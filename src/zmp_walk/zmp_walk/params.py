@@ -23,7 +23,7 @@ class ZmpWalkParams:
     crouch_time: float = 0.6       # from the reset posture (straight legs) to the walking height
     shift_time: float = 0.4        # standing crouched before the first step
     plan_steps: int = 12           # steps planned before the plan loops its last full cycle
-    dt: float = 0.005              # plan sampling
+    dt: float = 0.004              # plan sampling (the Walker's 250 Hz lands on the samples)
     jerk_weight: float = 1e-7      # regularises the centre of mass against ZMP tracking
     kp: float = 60.0               # leg PD gains (the motor driver's loop in the simulator)
     kd: float = 0.3

@@ -1,4 +1,4 @@
-"""The cost of `--live` (issue 17 item 1): the `nao_walk` scenario (6 s of sim time) as fast as
+"""The cost of `--live` (issue 17 item 1): the `nao_wave_walk` scenario (6 s of sim time) as fast as
 possible on the embedded lockstep executor, without the live server, with it and no client, and
 with a Foxglove protocol client (foxglove.sdk.v1, in a thread) subscribed to every topic.
 
@@ -18,7 +18,7 @@ import time
 
 import websockets
 
-SCENARIO = 'nao_walk'
+SCENARIO = 'nao_wave_walk'
 SIM_SECONDS = 6.0
 REPEATS = 3
 

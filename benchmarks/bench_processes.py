@@ -17,7 +17,7 @@ import random
 import sys
 import time
 
-SCENARIOS = {'nao_walk': 3.0, 'hoap2_navigation': 3.0}
+SCENARIOS = {'nao_wave_walk': 3.0, 'hoap2_navigation': 3.0}
 REPEATS = 3
 
 

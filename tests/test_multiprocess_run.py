@@ -9,7 +9,7 @@ Why so tight: the lockstep over DDS runs every callback at the sim time it runs 
 the same inputs, and MuJoCo is deterministic, so only the order of callbacks within one tick
 across processes could differ (in-process: global publish order; across processes: each writer's
 order, processes in turn), and in these scenarios no callback depends on that order. Measured:
-bit-identical. The scenarios: nao_walk (the walker calls the simulator's and the PID node's reset
+bit-identical. The scenarios: nao_wave_walk (the walker calls the simulator's and the PID node's reset
 services across processes, then its targets go child to child to the PID node), go1_trot_earth
 (the tracker in a child: joint states and odometry out, PD commands back at 500 Hz, the world's
 0.5 ms step) and hoap2_navigation (three children; the map is latched).
@@ -63,7 +63,7 @@ def _differences(a, b, path='') -> list[str]:
     return [] if a == b else [f'{path}: {a!r} in-process, {b!r} --processes']
 
 
-@pytest.mark.parametrize('scenario,duration', [('nao_walk', '1.5'), ('go1_trot_earth', '2.2'),
+@pytest.mark.parametrize('scenario,duration', [('nao_wave_walk', '1.5'), ('go1_trot_earth', '2.2'),
                                                ('hoap2_navigation', '1.2')])
 def test_processes_give_the_in_process_metrics(tmp_path, scenario, duration):
     inside = _run(scenario, tmp_path / 'in', '--duration', duration, '--record')
@@ -71,7 +71,7 @@ def test_processes_give_the_in_process_metrics(tmp_path, scenario, duration):
     nodes = [n for n in inside['metrics'] if n != 'sim']
     assert nodes and set(apart['processes']['children']) == set(nodes)
     assert apart['processes']['received'] > 100  # commands really came over DDS
-    if scenario == 'nao_walk':  # the resets went over rq/rr and the walk started
+    if scenario == 'nao_wave_walk':  # the resets went over rq/rr and the walk started
         assert apart['metrics']['sim']['resets'] == 1 and apart['metrics']['walker']['walks'] == 1
     assert _differences(inside['robots'], apart['robots']) == []
     assert _differences(inside['metrics'], apart['metrics']) == []

@@ -28,8 +28,8 @@ def _run(scenario, seconds, record, params=None, soles=False):
 
 def test_recorder_samples_every_physics_step_without_changing_the_walk():
     pytest.importorskip('mujoco')
-    (q1, v1, steps), rec = _run('nao_walk', 1.0, record=True)
-    (q0, v0, steps0), _ = _run('nao_walk', 1.0, record=False)
+    (q1, v1, steps), rec = _run('nao_wave_walk', 1.0, record=True)
+    (q0, v0, steps0), _ = _run('nao_wave_walk', 1.0, record=False)
     assert np.array_equal(q1, q0) and np.array_equal(v1, v0) and steps == steps0  # bitwise
     assert rec.dt == 0.001 and rec.feet == ['l_ankle', 'r_ankle']
     assert np.allclose(np.diff(rec.t), 0.001) and rec.t[0] == 0.0  # every step walking...
@@ -52,8 +52,8 @@ def test_sole_diagnostics_leave_the_walk_unchanged_and_see_a_standing_nao_flat()
     heights without changing the walk; standing, each sole carries about half the weight with its
     centre of pressure inside the core and no corner more than hundredths of a mm up."""
     pytest.importorskip('mujoco')
-    (q1, v1, _), _ = _run('nao_walk', 0.5, record=True, soles=True)
-    (q0, v0, _), _ = _run('nao_walk', 0.5, record=False)
+    (q1, v1, _), _ = _run('nao_wave_walk', 0.5, record=True, soles=True)
+    (q0, v0, _), _ = _run('nao_wave_walk', 0.5, record=False)
     assert np.array_equal(q1, q0) and np.array_equal(v1, v0)
     _, rec = _run('nao_stand', 0.5, record=True, soles=True)
     so = rec.soles

@@ -75,7 +75,7 @@ def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge(monkeypatch
     import yaml
     monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))   # the bridge YAML goes there
     from zoo_bringup.ros_launch import launch_plan
-    plan = launch_plan('nao_walk', [], 'gazebo')
+    plan = launch_plan('nao_wave_walk', [], 'gazebo')
     paths = plan.env['GZ_SIM_RESOURCE_PATH'].split(':')
     assert any((Path(p) / 'ground_plane' / 'model.sdf').is_file() for p in paths)
     sim = next(n for n in plan.nodes if n.name == 'sim')
@@ -86,7 +86,7 @@ def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge(monkeypatch
     assert {e['ros_topic_name'] for e in entries} == \
         {'/nao/imu', '/nao/contacts/l_ankle', '/nao/contacts/r_ankle'}
     assert {e['direction'] for e in entries} == {'GZ_TO_ROS'}
-    assert launch_plan('nao_walk', []).env == {}  # mujoco: nothing of Gazebo
+    assert launch_plan('nao_wave_walk', []).env == {}  # mujoco: nothing of Gazebo
 
 
 def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeypatch, tmp_path):
@@ -98,16 +98,16 @@ def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeyp
     if installed_share('ros_gz_bridge') is not None:
         pytest.skip('ros_gz_bridge is installed here')
     monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))
-    actions = _load(workspace_root() / 'launch' / 'nao_walk.launch.py')
+    actions = _load(workspace_root() / 'launch' / 'nao_wave_walk.launch.py')
     opaque = [a for a in actions if 'function' in a.kwargs][0]
     with pytest.raises(RuntimeError, match='backend:=gazebo needs ros_gz_bridge, which is not '
                        'installed in AMENT_PREFIX_PATH'):
-        opaque.kwargs['function']({'scenario': 'nao_walk', 'set': '', 'backend': 'gazebo'})
+        opaque.kwargs['function']({'scenario': 'nao_wave_walk', 'set': '', 'backend': 'gazebo'})
 
 
 def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
     """Issue 16 item 10: from an install space alone (no checkout found), `ros2 launch
-    zoo_bringup nao_walk.launch.py` finds its launch file, scenario, parameter files and world."""
+    zoo_bringup nao_wave_walk.launch.py` finds its launch file, scenario, parameter files and world."""
     import zoo_bringup.scenario as scenario
     import zoo_sim.resources as resources
     share = scenario.installed_share('zoo_bringup')
@@ -117,7 +117,7 @@ def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
         assert (share / 'launch' / f.name).is_file(), f.name
     monkeypatch.setattr(scenario, 'workspace_root', lambda: None)
     monkeypatch.setattr(resources, 'workspace_root', lambda: None)
-    sc = scenario.load_scenario('nao_walk')
+    sc = scenario.load_scenario('nao_wave_walk')
     assert sc.path.is_relative_to(share)
     files = [f for n in sc.nodes for f in n.params_files]
     assert files and all(Path(f).is_file() and '/share/' in f for f in files)

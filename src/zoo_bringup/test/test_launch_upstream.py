@@ -233,9 +233,9 @@ def test_each_launch_file_starts_its_scenario_nodes(ros2_launch, file_name):
         assert sim.parameters()[0]['use_sim_time'] is True
 
 
-def test_nao_walk_under_mujoco(ros2_launch):
-    """`ros2 launch zoo_bringup nao_walk.launch.py`: what each node gets, spelled out."""
-    rc, spawned = ros2_launch('nao_walk.launch.py', 'set:=walker.duration=3.0')
+def test_nao_wave_walk_under_mujoco(ros2_launch):
+    """`ros2 launch zoo_bringup nao_wave_walk.launch.py`: what each node gets, spelled out."""
+    rc, spawned = ros2_launch('nao_wave_walk.launch.py', 'set:=walker.duration=3.0')
     assert rc == 0
     procs = _by_name(spawned)
     assert list(procs) == ['sim', 'joint_pid_controller', 'walker']
@@ -278,14 +278,14 @@ def test_talker_listener_on_wall_clock_time(ros2_launch):
     assert not [p for p in spawned if 'GZ_SIM_RESOURCE_PATH' in p.env]
 
 
-def test_nao_walk_from_the_install_space_alone(ros2_launch, monkeypatch):
+def test_nao_wave_walk_from_the_install_space_alone(ros2_launch, monkeypatch):
     """No checkout found (a user's `colcon build` elsewhere): scenario and parameter files come
     from the installed share directories."""
     import zoo_bringup.scenario as scenario
     import zoo_sim.resources as resources
     monkeypatch.setattr(scenario, 'workspace_root', lambda: None)
     monkeypatch.setattr(resources, 'workspace_root', lambda: None)
-    rc, spawned = ros2_launch('nao_walk.launch.py')
+    rc, spawned = ros2_launch('nao_wave_walk.launch.py')
     assert rc == 0
     procs = _by_name(spawned)
     assert list(procs) == ['sim', 'joint_pid_controller', 'walker']
@@ -313,10 +313,10 @@ def ros_gz_bridge_prefix(tmp_path, monkeypatch):
     return prefix
 
 
-def test_nao_walk_under_gazebo(ros2_launch, ros_gz_bridge_prefix):
-    """`ros2 launch zoo_bringup nao_walk.launch.py backend:=gazebo`: every process gets
+def test_nao_wave_walk_under_gazebo(ros2_launch, ros_gz_bridge_prefix):
+    """`ros2 launch zoo_bringup nao_wave_walk.launch.py backend:=gazebo`: every process gets
     GZ_SIM_RESOURCE_PATH with model://ground_plane; one parameter_bridge gets the bridge YAML."""
-    rc, spawned = ros2_launch('nao_walk.launch.py', 'backend:=gazebo')
+    rc, spawned = ros2_launch('nao_wave_walk.launch.py', 'backend:=gazebo')
     assert rc == 0
     procs = _by_name(spawned)
     assert list(procs) == ['sim', 'joint_pid_controller', 'walker', 'gz_bridge']
@@ -342,7 +342,7 @@ def test_gazebo_without_ros_gz_bridge_fails_before_starting_anything(ros2_launch
     """Without ros_gz_bridge installed, launch fails naming it, and before any node started: once
     launch 3.4.3 has raised, it returns without stopping the processes it already started (with
     real processes here, before the fix: the simulator and the walker ran on, orphaned)."""
-    rc, spawned = ros2_launch('nao_walk.launch.py', 'backend:=gazebo')
+    rc, spawned = ros2_launch('nao_wave_walk.launch.py', 'backend:=gazebo')
     assert rc != 0
     assert spawned == []
     assert 'backend:=gazebo needs ros_gz_bridge' in "".join(capfd.readouterr())

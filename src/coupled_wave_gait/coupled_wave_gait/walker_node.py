@@ -248,6 +248,11 @@ class Walker(Node):
         return (self._now_ns() - self._t0_ns) * 1e-9
 
     def _begin(self, xyz) -> None:
+        if self.pd and self._pd_pub.get_subscription_count() == 0:
+            self.get_logger().error(
+                f'nobody subscribes {self._pd_pub.topic_name}: the walk\'s PD commands reach no '
+                'motor (a simulator backend without PD commands, e.g. gazebo: use a position '
+                'gait such as nao_wave_walk there)', once=True)
         self.state = WALKING
         self._t0_ns, self._k = self._now_ns(), 0
         self.monitor.start(0.0, xyz)

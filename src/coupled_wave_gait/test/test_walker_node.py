@@ -193,8 +193,8 @@ def test_bad_parameters_are_refused(rig):
     assert not res.success and 'period_s' in res.message
     with pytest.raises(Exception, match='mode: expected sampled or continuous'):
         Walker(context=r.ctx, parameter_overrides=[P('mode', value='wave')])
-    with pytest.raises(Exception,
-                       match="generator: expected one of nao_walk, nao_walk_flat, nao_walk_smooth, got 'snake'"):
+    with pytest.raises(Exception, match="generator: expected one of nao_walk, nao_walk_flat, "
+                       "nao_walk_smooth, nao_zmp_walk, got 'snake'"):
         Walker(context=r.ctx, parameter_overrides=[P('generator', value='snake')])
     with pytest.raises(Exception, match='ramp_time: expected >= 0 s, got -1.0'):
         Walker(context=r.ctx, parameter_overrides=[P('ramp_time', value=-1.0)])

@@ -2,9 +2,10 @@
 per minute with every core, on the simulator through the search's evaluator (scenario
 nao_gait_search: simulator + joint PID + Walker, one build per process, reset between walks).
 
-The candidate is the shipped walk (config/nao_walk_params.yaml), which stands for its full 6 s,
-so every evaluation costs a whole candidate; a real search is cheaper per candidate because falls
-end early, which the last row shows (the first candidates of the scenario's CMA-ES search).
+The candidate is the searched wave walk (config/nao_walk_params.yaml, scenario nao_wave_walk),
+which stands for its full 6 s, so every evaluation costs a whole candidate; a real search is
+cheaper per candidate because falls end early, which the last row shows (the first candidates of
+the scenario's CMA-ES search).
 The seed (Gazebo 5, ICE, wall-clock playback) needed about 7 s per candidate (specs/nao.md §7).
 
 Prints a table, then one JSON line: {"bench": "gait", "s_per_candidate_1core": ...,

@@ -262,6 +262,20 @@ def test_nao_wave_walk_under_mujoco(ros2_launch):
     assert not [p for p in spawned if 'ros_gz_bridge' in p.cmd[0]]
 
 
+def test_nao_walk_under_mujoco(ros2_launch):
+    """`ros2 launch zoo_bringup nao_walk.launch.py`: the ZMP walk, the Walker alone sending PD
+    commands (no joint PID node), its generator's parameters as the Walker declares them."""
+    rc, spawned = ros2_launch('nao_walk.launch.py', 'set:=walker.gait.step_length=0.06')
+    assert rc == 0
+    procs = _by_name(spawned)
+    assert list(procs) == ['sim', 'walker']
+    walker = procs['walker']
+    assert walker.fqn == '/nao/walker'
+    p = walker.parameters()[0]
+    assert (p['generator'], p['mode'], p['continuous_rate']) == ('nao_zmp_walk', 'continuous', 250.0)
+    assert p['reset_services'] == ['/sim/reset'] and p['gait.step_length'] == 0.06
+
+
 def test_talker_listener_on_wall_clock_time(ros2_launch):
     """A scenario without a simulator: its defaults, a `set:=` override, and no Gazebo parts even
     with backend:=gazebo (nothing to simulate)."""

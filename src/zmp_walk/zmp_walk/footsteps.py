@@ -4,8 +4,9 @@ Time line (from the start of the walk): ``crouch_time`` bending the knees, ``shi
 standing, then steps. Step k (right foot first) is a double support (the ZMP moves from the
 stance foot it leaves to the new one) followed by a single support (the other foot swings to
 ``step_length`` ahead of the stance foot; the first step half that). The swing foot stays
-parallel to the ground; its height rises and falls as ``sin^2`` with its top at ``swing_peak``
-of the swing, so it leaves and lands with zero vertical speed, and it moves forward on a quintic
+parallel to the ground; its height rises and falls as ``sin^2`` half-waves that meet at the top,
+``swing_peak`` of the swing (:func:`swing_height`), so it leaves and lands with zero vertical
+speed, and it moves forward on a quintic
 (zero speed and acceleration at both ends). Positions are of the sole frames (``l_sole``,
 ``r_sole``), in a world frame whose origin is midway between the soles at the start.
 """
@@ -25,6 +26,15 @@ def quintic(s):
     """0 -> 1 with zero first and second derivatives at both ends (``s`` clipped to 0..1)."""
     s = np.clip(s, 0.0, 1.0)
     return s * s * s * (10.0 - 15.0 * s + 6.0 * s * s)
+
+
+def swing_height(u: float, peak: float) -> float:
+    """0 -> 1 -> 0 over the swing (``u`` 0..1), the top at ``peak``: a sin^2 half-wave rising to
+    the top and another falling from it, so the foot leaves and lands with zero vertical speed and
+    turns over smoothly whatever ``peak`` (with 0.5 it is sin^2(pi u))."""
+    if u < peak:
+        return math.sin(0.5 * math.pi * u / peak) ** 2
+    return math.sin(0.5 * math.pi * (1.0 - u) / (1.0 - peak)) ** 2
 
 
 @dataclass(frozen=True)
@@ -69,8 +79,7 @@ class Footsteps:
             if t > s.lift_off:
                 u = (t - s.lift_off) / (s.touch_down - s.lift_off)
                 x = s.x_from + (s.x_to - s.x_from) * float(quintic(u))
-                a = math.log(0.5) / math.log(self.p.swing_peak)  # u**a = 1/2 at the peak
-                z = self.p.lift * math.sin(math.pi * u ** a) ** 2
+                z = self.p.lift * swing_height(u, self.p.swing_peak)
             break
         return np.array([x, self.side_y(foot), z])
 

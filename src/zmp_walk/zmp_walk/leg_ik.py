@@ -6,7 +6,7 @@ the tibia hang straight down (knee and ankle on the hip's vertical with all angl
 joints share an origin and the sole frame lies straight below it. With the torso upright and the
 sole parallel to the ground the ankle undoes the rest: ankle roll = -hip roll and ankle pitch =
 -(hip pitch + knee). The geometry comes from the URDF (through pinocchio), not from constants:
-:meth:`LegGeometry.from_model` checks the structure above and says what differs.
+:meth:`LegGeometry.from_model` checks the structure above (origins and axes) and says what differs.
 """
 from __future__ import annotations
 
@@ -45,6 +45,10 @@ class LegGeometry:
                     if np.linalg.norm(origin(j) - hip) > 1e-9]
         if np.linalg.norm(origin(f'{side}AnkleRoll') - ankle) > 1e-9:
             problems.append(f'{side}AnkleRoll is not at the ankle pitch origin')
+        for joint, axis in zip(LEG_JOINTS, ('x', 'y', 'y', 'y', 'x')):
+            kind = model.joints[model.getJointId(f'{side}{joint}')].shortname()
+            if kind != f'JointModelR{axis.upper()}':  # pinocchio's revolute joint about +x / +y
+                problems.append(f'{side}{joint} turns about {kind}, expected +{axis}')
         for a, b, what in ((hip, knee, 'knee below the hip'), (knee, ankle, 'ankle below the knee'),
                            (ankle, sole, 'sole below the ankle')):
             if np.linalg.norm((b - a)[:2]) > 1e-9:

@@ -76,6 +76,29 @@ def test_bad_pd_commands_are_rejected_or_clamped():
     assert 'FL_hip_joint pd' in warning and 'FL_calf_joint position 10 clamped' in warning
 
 
+def test_clean_commands_pass_the_one_pass_check_unchanged_and_the_rest_are_still_named():
+    """The sanitiser's one-pass check of a clean command (what a walk sends at 250 Hz) returns
+    exactly the fields, and per set of joints its own bounds: the same values at the hip, where
+    they are clean, and at the calf, where 1.0 rad is beyond the range, are told apart."""
+    from zoo_sim.commands import CommandSanitizer
+    ph = go1()
+    r = ph.robots['go1']
+    san = CommandSanitizer('go1', r.joints, r.vel_limit, r.effort_limit)
+    lo, hi = r.motors.lower, r.motors.upper
+    q, dq, kp, kd, tau = [0.5, 0.2], [1.0, -1.0], [10.0, 0.0], [0.5, 0.0], [1.0, -2.0]
+    hips = np.array([0, 3])
+    out = san.pd(hips, q, dq, kp, kd, tau, lo, hi)
+    assert [np.asarray(f).tolist() for f in out[1:]] == [q, dq, kp, kd, tau]
+    assert np.array_equal(out[0], hips) and san.clamped == san.rejected == 0
+    calves = np.array([2, 5])                                   # upper limits -0.888 (go1.md)
+    out = san.pd(calves, [1.0, 1.0], dq, kp, kd, tau, lo, hi)
+    assert out[1].tolist() == hi[calves].tolist() and san.clamped == 2
+    out = san.pd(hips, q, dq, kp, kd, [1e3, -2.0], lo, hi)      # beyond the effort limit
+    assert out[5][0] == r.effort_limit[0] and san.clamped == 3
+    out = san.pd(hips, q, [np.inf, -1.0], kp, kd, tau, lo, hi)  # rejected whole, the other kept
+    assert out[0].tolist() == [3] and san.rejected == 1
+
+
 def test_unstable_gains_are_named_once():
     ph = go1(step=0.001)
     ph.pd_commands('go1', np.arange(N), STAND, np.zeros(N), KP, KD, np.zeros(N))

@@ -55,6 +55,7 @@ DurabilityPolicy = rclpy.qos.DurabilityPolicy
 IDLE, ARMING, RESETTING, SETTLING, WALKING, DONE = (
     'idle', 'arming', 'resetting', 'settling', 'walking', 'done')
 SETTLE_PUBLISH_PERIOD = 0.05  # s: zero targets while resetting/settling keep the PID fed
+CANNOT_PLAN = 'cannot plan the gait'
 
 
 def ramp_in(start: np.ndarray, gait: np.ndarray, s: float) -> np.ndarray:
@@ -112,14 +113,14 @@ class Walker(Node):
         try:
             if entry.check is not None:
                 entry.check(self.gait_options)
-            if self.pd and self.mode != 'continuous':
-                raise ValueError(f'mode: {generator} plays continuously, got {self.mode!r}')
-            if self.pd and self.ramp_time > 0.0:
-                raise ValueError(f'ramp_time: {generator} starts from the reset posture itself; '
-                                 f'expected 0, got {self.ramp_time}')
         except ValueError as e:
-            prefix = '' if str(e).startswith(('mode', 'ramp_time')) else 'gait.'
-            raise ParameterError(f'{self.get_name()}: parameter {prefix}{e}') from None
+            raise ParameterError(f'{self.get_name()}: parameter gait.{e}') from None
+        if self.pd and self.mode != 'continuous':
+            raise ParameterError(f'{self.get_name()}: parameter mode: {generator} plays '
+                                 f'continuously, got {self.mode!r}')
+        if self.pd and self.ramp_time > 0.0:
+            raise ParameterError(f'{self.get_name()}: parameter ramp_time: {generator} starts '
+                                 f'from the reset posture itself; expected 0, got {self.ramp_time}')
         self._urdf: str | None = None
 
         self.state = IDLE
@@ -201,7 +202,7 @@ class Walker(Node):
             self.walk = entry(params, self.version, self.arm_swing, urdf=self._urdf,
                               options=self.gait_options)
         except ValueError as e:
-            return False, f'cannot plan the gait: {e}'
+            return False, f'{CANNOT_PLAN}: {e}'
         self.monitor = WalkMonitor(self.walk.period, self.eval_config)
         self.walks += 1
         self.state = ARMING
@@ -229,6 +230,9 @@ class Walker(Node):
         if ok:
             self._auto.cancel()
             self.get_logger().info(message)
+        elif message.startswith(CANNOT_PLAN):  # the same parameters will not plan next time
+            self._auto.cancel()
+            self.get_logger().error(f'auto_start: {message}')
         else:
             self.get_logger().warning(f'auto_start waiting: {message}', once=True)
 

@@ -206,6 +206,15 @@ def test_a_plan_that_cannot_be_made_is_a_refused_start(rig, nao_urdf):
     assert r.robot.pd == [] and r.walker.state == 'idle'
 
 
+def test_auto_start_gives_up_on_a_plan_that_cannot_be_made(rig, nao_urdf):
+    """The same parameters will not plan 50 ms later: auto_start says so once and stops, rather
+    than planning (about a second each) over and over."""
+    r = rig(PD_WALK + [P('gait.torso_height', value=0.34), P('auto_start', value=True)])
+    r.robot.describe(nao_urdf)
+    r.run_for(0.5)
+    assert r.walker._auto.is_canceled() and r.walker.walks == 0 and r.robot.pd == []
+
+
 def test_a_wave_generator_still_sends_joint_targets(rig):
     r = rig([P('generator', value='nao_walk'), P('mode', value='continuous'),
              P('params', value=[0.6, 15.0, -20.0, 30.0, 0.5, 40.0, 10.0, 0.0, -20.0, 25.0]),

@@ -75,10 +75,13 @@ class ScriptedRobot:
 
 
 class Rig:
-    def __init__(self, walker_params=(), **robot):
+    """A Walker, a scripted robot (``robot_class``; test_walker_pd.py brings its own) and a
+    client node on one lockstep executor."""
+
+    def __init__(self, walker_params=(), robot_class=None, **robot):
         self.ctx = rclpy.context.Context()
         rclpy.init(context=self.ctx)
-        self.robot = ScriptedRobot(self.ctx, **robot)
+        self.robot = (robot_class or ScriptedRobot)(self.ctx, **robot)
         self.client_node = rclpy.create_node('client', context=self.ctx, namespace='/nao',
                                              parameter_overrides=[SIM])
         self.stats = []

@@ -12,16 +12,15 @@ from zoo_runtime import EMBEDDED, rclpy
 if not EMBEDDED:
     pytest.skip('lockstep tests need the embedded runtime', allow_module_level=True)
 
-from zoo_runtime.embedded.executors import LockstepExecutor  # noqa: E402
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry  # noqa: E402
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState  # noqa: E402
 from zoo_runtime.interfaces.std_msgs.msg import String  # noqa: E402
 from zoo_runtime.interfaces.std_srvs.srv import Empty  # noqa: E402
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand  # noqa: E402
-from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics  # noqa: E402
 
 from joint_pid_control.params import ParameterError  # noqa: E402
 from coupled_wave_gait.walker_node import Walker  # noqa: E402
+from test_walker_node import Rig  # noqa: E402  (its lockstep rig, with this file's robot)
 
 P = rclpy.parameter.Parameter
 SIM = P('use_sim_time', value=True)
@@ -79,38 +78,12 @@ class ScriptedRobot:
         pass
 
 
-class Rig:
-    def __init__(self, walker_params=()):
-        self.ctx = rclpy.context.Context()
-        rclpy.init(context=self.ctx)
-        self.robot = ScriptedRobot(self.ctx)
-        self.client = rclpy.create_node('client', context=self.ctx, namespace='/nao',
-                                        parameter_overrides=[SIM])
-        self.stats = []
-        self.client.create_subscription(WalkStatistics, 'walk_statistics', self.stats.append, 10)
-        self.walker = Walker(context=self.ctx, namespace='/nao',
-                             parameter_overrides=[SIM] + list(walker_params))
-        self.ex = LockstepExecutor(context=self.ctx)
-        for n in (self.robot.node, self.client, self.walker):
-            self.ex.add_node(n)
-        self.ex.set_physics(self.robot)
-
-    def run_for(self, seconds):
-        self.ex.spin_until(self.ex.now_ns + int(round(seconds * S)))
-
-    def close(self):
-        self.ex.shutdown()
-        for n in (self.robot.node, self.client, self.walker):
-            n.destroy_node()
-        rclpy.shutdown(context=self.ctx)
-
-
 @pytest.fixture
 def rig():
     made = []
 
-    def make(*args, **kwargs):
-        made.append(Rig(*args, **kwargs))
+    def make(walker_params=()):
+        made.append(Rig(walker_params, robot_class=ScriptedRobot))
         return made[-1]
     yield make
     for r in made:

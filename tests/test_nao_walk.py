@@ -125,3 +125,19 @@ def test_quality_soles_are_flat_at_touchdown_and_lift_off_too(quality):
         assert min(parts) >= 0.8, (foot, parts)
     for foot, d in q.sole_contact.items():
         assert d['flat_if_lift_below_mm']['0.3'] == 1.0, (foot, d)
+
+
+def test_quality_holds_at_the_lowest_friction_the_description_allows(tmp_path):
+    """The ZMP walk at foot_mu 0.3 (nao_description's lowest; shipped 0.5): its feet need at most
+    0.13 of friction (zmp_walk README), so the walk and its soles are as at 0.5."""
+    from zoo_bringup.gait_search.quality import measure_scenario
+    text = (WS / 'config' / 'scenarios' / 'nao_walk.yaml').read_text()
+    assert 'args: {hip_yaw_pitch: independent}' in text
+    scenario = tmp_path / 'nao_walk_mu_0.3.yaml'
+    scenario.write_text(text.replace('args: {hip_yaw_pitch: independent}',
+                                     'args: {hip_yaw_pitch: independent, foot_mu: 0.3}'))
+    q = measure_scenario(str(scenario), DURATION)[1]
+    assert not q.fell and q.forward_m >= 0.6, q
+    assert all(v >= 0.8 for v in q.flat_fraction.values()), q.flat_fraction
+    assert all(v <= 0.02 for v in q.median_slip_m_s.values()), q.median_slip_m_s
+

@@ -45,13 +45,16 @@ from .motor_laws import PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, preset, wheel_
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
              'front_ll': 'frontll', 'back_c': 'backc', 'back_r': 'backr', 'back_l': 'backl'}
 JOINTS = ('left_motor', 'right_motor', 'pan_motor', 'tilt_motor')
+WHEEL_RAMP_PERIOD_S = 0.002   # the first-order wheel motor's command period (wheel_time_constant)
+WHEEL_SETTLED_RAD_S = 1e-4    # within this of the law's speed the motor model stops ramping
 
 
 class RoboboApi(rclpy.node.Node):
     def __init__(self, **kwargs):
         super().__init__('robobo_api', **kwargs)
         p = {name: self.declare_parameter(name, default).value for name, default in (
-            ('robot', 'robobo'), ('wheel_preset', 'thesis'), ('pan_preset', 'thesis'),
+            ('robot', 'robobo'), ('wheel_preset', 'thesis'), ('wheel_time_constant', 0.0),
+            ('pan_preset', 'thesis'),
             ('tilt_preset', 'thesis'), ('strict_unlock_ids', False),
             ('simultaneous_pan_tilt', False), ('state_rate', 20.0), ('imu_rate', 10.0),
             ('camera_rate', 5.0), ('camera_hfov', 1.047), ('jpeg_quality', 80),
@@ -59,6 +62,10 @@ class RoboboApi(rclpy.node.Node):
         for name in ('state_rate', 'imu_rate', 'camera_rate'):
             if not p[name] >= 0 or not math.isfinite(p[name]):
                 raise ValueError(f'parameter {name}: expected a rate >= 0 Hz, got {p[name]}')
+        tau = p['wheel_time_constant']
+        if not tau >= 0 or not math.isfinite(tau):
+            raise ValueError(f'parameter wheel_time_constant: expected >= 0 s (0: the thesis\' '
+                             f'speed step), got {tau}')
         self.robot = robot = p['robot']
         self.wheel_coeffs = preset(WHEEL_PRESETS, p['wheel_preset'], 'wheel')
         self.pan = AxisMover(preset(PAN_PRESETS, p['pan_preset'], 'pan'))
@@ -72,6 +79,9 @@ class RoboboApi(rclpy.node.Node):
         self._dt = 0.01
         self._wheel_timer = None
         self._wheel_unlock = 0
+        self._wheel_target = [0.0, 0.0]  # rad/s, the law's speed (first-order motor model)
+        self._wheel_speed = [0.0, 0.0]   # rad/s, the modelled motor's
+        self._wheel_ramp = None
         self._waiters: dict[str, rclpy.task.Future] = {}
         self.irs: dict[str, Range] = {}
         self._imu: Imu | None = None
@@ -160,6 +170,41 @@ class RoboboApi(rclpy.node.Node):
     def _command(self, joints: list[int], velocities: list[float]) -> None:
         self.cmd.publish(JointState(name=[JOINTS[j] for j in joints], velocity=velocities))
 
+    def _drive_wheels(self, omegas: list[float]) -> None:
+        """The wheels at ``omegas`` (rad/s): at once (R12's law, the default), or with
+        ``wheel_time_constant`` > 0 through a first-order motor (R12's optional model), which
+        starts and stops with the same lag, so a timed move turns the wheels by exactly the law's
+        angle (the lag lost at the start is run on at the end)."""
+        if self.params['wheel_time_constant'] == 0.0:
+            self._command([0, 1], omegas)
+            return
+        self._wheel_target = list(omegas)
+        if self._wheel_ramp is None:
+            self._wheel_ramp = self.create_timer(WHEEL_RAMP_PERIOD_S, self._ramp_wheels)
+        self._ramp_wheels()
+
+    def _ramp_wheels(self) -> None:
+        """One period of the first-order motor: each wheel commanded at its exact mean speed
+        over the period (so the angle integrates exactly), the state advanced by exp(-dt/tau)."""
+        tau = self.params['wheel_time_constant']
+        decay = math.exp(-WHEEL_RAMP_PERIOD_S / tau)
+        mean = tau / WHEEL_RAMP_PERIOD_S * (1.0 - decay)
+        commanded = []
+        for k, target in enumerate(self._wheel_target):
+            gap = self._wheel_speed[k] - target
+            commanded.append(target + gap * mean)
+            self._wheel_speed[k] = target + gap * decay
+        if all(abs(v - t) < WHEEL_SETTLED_RAD_S
+               for v, t in zip(self._wheel_speed, self._wheel_target)):
+            self._stop_ramp()
+            self._wheel_speed = list(self._wheel_target)
+        self._command([0, 1], commanded)
+
+    def _stop_ramp(self) -> None:
+        if self._wheel_ramp is not None:
+            self.destroy_timer(self._wheel_ramp)
+            self._wheel_ramp = None
+
     def move_wheels(self, lspeed: float, rspeed: float, time_ms: float, unlock_id: int) -> int:
         """Start a timed wheel move (replacing any running one); the error code."""
         cmd, problem = commands.wheels(lspeed, rspeed, time_ms, unlock_id,
@@ -168,8 +213,8 @@ class RoboboApi(rclpy.node.Node):
             self.get_logger().error(problem)
             return commands.INVALID
         self._end_wheel_timer()
-        self._command([0, 1], [wheel_omega(cmd.lspeed, cmd.time_s, self.wheel_coeffs),
-                               wheel_omega(cmd.rspeed, cmd.time_s, self.wheel_coeffs)])
+        self._drive_wheels([wheel_omega(cmd.lspeed, cmd.time_s, self.wheel_coeffs),
+                            wheel_omega(cmd.rspeed, cmd.time_s, self.wheel_coeffs)])
         self._wheel_unlock = cmd.unlock_id
         self._wheel_timer = self.create_timer(cmd.time_s, self._end_wheel_move)
         return commands.OK
@@ -181,7 +226,7 @@ class RoboboApi(rclpy.node.Node):
 
     def _end_wheel_move(self) -> None:
         self._end_wheel_timer()
-        self._command([0, 1], [0.0, 0.0])  # the motors hold the wheels (MINT locks them)
+        self._drive_wheels([0.0, 0.0])  # the motors hold the wheels (MINT locks them)
         self.unlock_pub.publish(Int16(data=self._wheel_unlock))
 
     def _on_move_wheels(self, req, resp):
@@ -202,6 +247,8 @@ class RoboboApi(rclpy.node.Node):
 
     def _on_api_reset(self, req, resp):
         self._end_wheel_timer()
+        self._stop_ramp()
+        self._wheel_target, self._wheel_speed = [0.0, 0.0], [0.0, 0.0]
         for name, mover in (('pan', self.pan), ('tilt', self.tilt)):
             mover.stop()  # hold where the reset put the joint
             self._finish(name)

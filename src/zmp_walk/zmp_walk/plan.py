@@ -9,7 +9,7 @@
    swing leg included) on that path, with the legs by :func:`leg_ik.leg_angles` (a few fixed-point
    iterations on the torso's x and y);
 4. one correction: the multibody ZMP of that motion (:func:`lipm.multibody_zmp`) misses the
-   reference by the swing leg's and the arms' dynamics (28 mm at the Nao's first steps); the
+   reference by the swing leg's and the arms' dynamics (up to 32 mm on the Nao); the
    centre of mass is moved by the pendulum's answer to that error and step 3 repeated (a second
    round oscillates rather than converges: measured, not used);
 5. inverse dynamics (pinocchio RNEA on the floating base): the ground wrench the motion needs is

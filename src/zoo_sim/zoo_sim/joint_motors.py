@@ -230,6 +230,7 @@ class JointMotors:
         self.velocity_mode[:] = True
         self.pd_mode[:] = False
         self._all_velocity = True
+        self._fixed_bounds = True
         self._near_stop = True         # until correct() has looked
         self.correction = np.zeros(n)
         self.imposed = np.zeros(n)     # the velocities the rows impose now
@@ -272,8 +273,14 @@ class JointMotors:
         self.velocity_mode[joints] = vel
         self.pd_mode[joints] = pd
         self._all_velocity = bool(self.velocity_mode.all())
-        if self._all_velocity:  # impose() only sets the bounds while some joint is not
-            m.tendon_frictionloss[self._friction] = self.force
+        # Without a joint in effort mode the rows' bounds stay as set here until the next switch
+        # (a velocity joint's force; none for a PD joint, whose row MuJoCo then leaves out), and a
+        # PD joint's row imposes 0 (its target and correction are 0): impose() takes the
+        # velocity-only path. With one, impose() sets the bounds from the effort every call.
+        self._fixed_bounds = self._all_velocity or not bool(
+            (~self.velocity_mode & ~self.pd_mode).any())
+        if self._fixed_bounds:
+            m.tendon_frictionloss[self._friction] = np.where(self.velocity_mode, self.force, 0.0)
         self._near_stop = True
         ref, acts = self.reference[joints], self.torque[joints]
         d.ctrl[ref] = np.where(vel, d.ctrl[ref], 0.0)
@@ -314,7 +321,7 @@ class JointMotors:
         MuJoCo limit, holds against everything else). Discrete steps would otherwise carry a fast
         joint up to ``v h`` past it (a Go1 calf at 20 rad/s: 0.02 rad per step)."""
         ctrl = self._ctrl
-        if self._all_velocity:
+        if self._fixed_bounds:
             ref = self._ref_rows
             v = _add(ref if ref is not None else ctrl[self._ref], self.correction,
                      out=self._spare)

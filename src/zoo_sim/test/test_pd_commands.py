@@ -99,6 +99,26 @@ def test_clean_commands_pass_the_one_pass_check_unchanged_and_the_rest_are_still
     assert out[0].tolist() == [3] and san.rejected == 1
 
 
+def test_pd_joints_rows_are_out_while_the_others_hold_by_velocity():
+    """A PD joint's motor row has bound 0 (MuJoCo leaves it out) and imposes 0; the velocity
+    joints' rows keep their force and targets; an effort command brings back the per-call
+    bounds (its own force bound), and velocity mode restores everything."""
+    ph = go1()
+    m, mo = ph.model, ph.robots['go1'].motors
+    ph.pd_commands('go1', np.arange(3), STAND[:3], np.zeros(3), KP[:3], KD[:3], np.zeros(3))
+    ph.commands('go1', np.arange(3, N), 'velocity', np.full(N - 3, 0.1))
+    run(ph, 0.01)
+    bounds = m.tendon_frictionloss[mo._friction]
+    assert (bounds[:3] == 0).all() and (bounds[3:] == mo.force[3:]).all()
+    assert (mo.imposed[:3] == 0).all() and mo.imposed[3:] == pytest.approx(0.1, abs=0.02)
+    ph.commands('go1', np.array([3]), 'effort', np.array([2.0]))
+    run(ph, 0.01)
+    assert m.tendon_frictionloss[mo._friction][3] == pytest.approx(2.0)
+    ph.commands('go1', np.arange(N), 'velocity', np.zeros(N))
+    run(ph, 0.01)
+    assert (m.tendon_frictionloss[mo._friction] == mo.force).all()
+
+
 def test_unstable_gains_are_named_once():
     ph = go1(step=0.001)
     ph.pd_commands('go1', np.arange(N), STAND, np.zeros(N), KP, KD, np.zeros(N))

@@ -44,16 +44,25 @@ def com_from_zmp(p_ref: np.ndarray, x0: float, dt: float, z_c: float,
     return np.concatenate([np.full(3, x0), x])
 
 
+def central_velocities(model, q: np.ndarray, dt: float) -> np.ndarray:
+    """Generalised velocities (n, nv) of the sampled motion ``q`` (n, nq) by central differences
+    on the configuration space (pinocchio's difference: the floating base's rotation too); the
+    first and last samples 0."""
+    import pinocchio as pin
+    v = np.zeros((len(q), model.nv))
+    for i in range(1, len(q) - 1):
+        v[i] = pin.difference(model, q[i - 1], q[i + 1]) / (2.0 * dt)
+    return v
+
+
 def multibody_zmp(model, data, q: np.ndarray, dt: float, g: float = G
                   ) -> tuple[np.ndarray, np.ndarray]:
     """ZMP (x, y) on the ground plane z = 0 of the sampled floating-base motion ``q`` (n, nq):
     from the centre of mass's acceleration and the rate of the centroidal angular momentum
-    (pinocchio), velocities by central differences."""
+    (pinocchio), velocities by :func:`central_velocities`."""
     import pinocchio as pin
     n = len(q)
-    v = np.zeros((n, model.nv))
-    for i in range(1, n - 1):
-        v[i] = pin.difference(model, q[i - 1], q[i + 1]) / (2.0 * dt)
+    v = central_velocities(model, q, dt)
     com = np.zeros((n, 3))
     ang = np.zeros((n, 3))
     for i in range(n):

@@ -28,7 +28,7 @@ import numpy as np
 
 from .footsteps import FEET, Footsteps, quintic
 from .leg_ik import LEG_JOINTS, LegGeometry, leg_angles, reach
-from .lipm import com_from_zmp, multibody_zmp
+from .lipm import central_velocities, com_from_zmp, multibody_zmp
 from .params import ZmpWalkParams
 
 # A carrying posture for the arms (rad), near the Nao's own "stand init": upper arms down and a
@@ -208,9 +208,7 @@ def build_plan(model, urdf_text: str, p: ZmpWalkParams) -> WalkPlan:
 def _velocities_and_torques(model, data, qs, p, steps, ts, py):
     import pinocchio as pin
     n = len(qs)
-    v = np.zeros((n, model.nv))
-    for i in range(1, n - 1):
-        v[i] = pin.difference(model, qs[i - 1], qs[i + 1]) / (2.0 * p.dt)
+    v = central_velocities(model, qs, p.dt)
     a = np.zeros((n, model.nv))
     a[1:-1] = (v[2:] - v[:-2]) / (2.0 * p.dt)
     soles = [model.getFrameId(f'{s.lower()}_sole') for s in FEET]

@@ -7,7 +7,7 @@ the ZMP walk of the zmp_walk package (``nao_zmp_walk``) another. The Walker node
 from :data:`GENERATORS` (parameter ``generator``), so a new gait needs a class and a registry
 entry, not a new node.
 
-A generator whose ``command_interface`` is ``'pd'`` (the ZMP walk) also gives target velocities
+A generator registered with ``command_interface='pd'`` (the ZMP walk) also gives target velocities
 and feed-forward torques (``pd_lists(elapsed)``) and its gains (``kp``, ``kd``, lists in joint
 order); the Walker then sends zoo_interfaces/JointPDCommand on ``joint_pd_commands`` instead of
 positions on ``joint_targets``.

@@ -1,7 +1,7 @@
 """The ZMP walk as a gait generator for coupled_wave_gait's Walker (generator ``nao_zmp_walk``).
 
-A :class:`~coupled_wave_gait.gait_generator.GaitGenerator` whose ``command_interface`` is
-``'pd'``: besides the positions the protocol asks for, :meth:`NaoZmpWalk.pd_lists` gives each
+A :class:`~coupled_wave_gait.gait_generator.GaitGenerator` registered with the ``'pd'``
+command interface: besides the positions the protocol asks for, :meth:`NaoZmpWalk.pd_lists` gives each
 tick's target velocities and feed-forward torques, and :attr:`kp`/:attr:`kd` the gains, which the
 Walker sends as zoo_interfaces/JointPDCommand (the motor driver's loop, evaluated by the simulator
 at every physics step). Position-only playback would leave the legs stiff against each other in
@@ -36,8 +36,6 @@ def plan_walk(urdf_text: str, params: ZmpWalkParams) -> WalkPlan:
 
 
 class NaoZmpWalk:
-    command_interface = 'pd'
-
     def __init__(self, urdf_text: str, params: ZmpWalkParams | None = None):
         self.params = params or ZmpWalkParams()
         self.plan = plan_walk(urdf_text, self.params)

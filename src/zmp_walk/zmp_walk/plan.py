@@ -191,7 +191,7 @@ def build_plan(model, urdf_text: str, p: ZmpWalkParams) -> WalkPlan:
     cy = cy - com_from_zmp(zy - py, 0.0, p.dt, z_c, p.jerk_weight)
     qs, torso = solve(cx, cy)
     zx, zy = multibody_zmp(model, data, qs, p.dt)
-    worst = max(reach(legs[s], torso[i], feet[s][i]) for s in FEET for i in range(0, n, 10))
+    worst = max(reach(legs[s], torso[i], feet[s][i]) for s in FEET for i in range(n))
     if worst > 1.0:
         raise ValueError(f'zmp walk: a foot is out of reach ({worst:.3f} of the leg length); '
                          'lower torso_height or shorten step_length')

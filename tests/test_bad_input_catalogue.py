@@ -200,6 +200,9 @@ def results(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess, Pa
         _prepare(tmp, text)
         argv = [a.replace('{sc}', str(tmp / 'sc.yaml')).replace('{tmp}', str(tmp)) for a in argv]
         return name, (robozoo(*argv, cwd=tmp), tmp)
+    # pytest makes its base folder on first use, and two threads making it at once make two (the
+    # first module of a session: all 74 cases errored once in a clean run); make it here
+    tmp_path_factory.getbasetemp()
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
         return dict(pool.map(one, BAD))
 

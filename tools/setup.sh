@@ -52,23 +52,11 @@ if [ "$have_rosidl" = no ]; then
 fi
 mkdir -p install log
 echo "${skip[*]}" > install/.robozoo_colcon_selection
-# Skip colcon when nothing it builds from changed (path, size and mtime of every source file, the
-# package selection and the Python): a second `make demo` then starts in about a second.
-build_stamp=install/.robozoo_build.sha256
-want_build=$( { find src -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -printf '%P %s %T@\n' \
-  | LC_ALL=C sort; echo "${skip[*]}"; .venv/bin/python -VV; } | sha256sum | cut -d' ' -f1)
-if [ -f "$build_stamp" ] && [ "$(cat "$build_stamp")" = "$want_build" ] && [ -f install/setup.bash ]; then
-  exit 0
-fi
-rm -f "$build_stamp"
-echo "setup: colcon build"
-if ! .venv/bin/colcon --log-base log build --base-paths src "${skip[@]}" \
-    --event-handlers console_cohesion+ summary- status- >log/setup_build.txt 2>&1; then
-  # what failed: the packages' non-empty stderr sections and colcon's verdicts
-  awk '/^--- stderr: /{sec=$0; body=""; on=1; next} on && /^---$/{if (body ~ /[^[:space:]]/) \
-       print sec "\n" body "---"; on=0; next} on {if ($0 !~ /byte-compiling is disabled/) \
-       body = body $0 "\n"; next} /^(Failed|Aborted)|ERROR/' log/setup_build.txt >&2
-  echo "setup: colcon build failed; see log/latest_build" >&2
-  exit 1
-fi
-echo "$want_build" > "$build_stamp"
+source "$ws/tools/colcon_build.sh"
+robozoo_colcon_build "colcon build" install log/setup_build.txt "${skip[*]}" \
+  .venv/bin/colcon --log-base log build --base-paths src "${skip[@]}"
+
+# --- The ROS half: whenever a ROS 2 Jazzy is found (tools/ros2_find.sh), the workspace is built a
+# second time against it into install_ros/ (build_ros/, log/ros/), the interface packages generated
+# by the real rosidl. Nothing above changes; without a ROS 2 this step says so in one line.
+bash "$ws/tools/setup_ros.sh"

@@ -1,0 +1,47 @@
+"""pytest plugin of the ROS tier (tools/test_ros.sh): counts the tests that ran on real rclpy (a
+conformance test's ``ros`` half, and every test of tests/ros/) and fails the run when any test was
+skipped for want of rclpy: the tier exists to run them."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+_NO_RCLPY = 'real rclpy is not importable'
+
+
+class _Tally:
+    def __init__(self):
+        self.real = 0
+        self.other = 0
+        self.no_rclpy: list[str] = []
+
+    def pytest_runtest_logreport(self, report):
+        if report.skipped and _NO_RCLPY in str(report.longrepr):
+            self.no_rclpy.append(report.nodeid)
+        elif report.when == 'call' and not report.skipped:
+            real = '[ros' in report.nodeid or report.nodeid.startswith('tests/ros/')
+            if real:
+                self.real += 1
+            else:
+                self.other += 1
+
+    def pytest_terminal_summary(self, terminalreporter):
+        terminalreporter.write_line(
+            f'ROS tier: {self.real} tests ran on real rclpy, {self.other} beside them (the '
+            f'embedded half of the conformance suite; message and bag tests on the real '
+            f'classes); {len(self.no_rclpy)} skipped for want of rclpy')
+        for nodeid in self.no_rclpy:
+            terminalreporter.write_line(f'  skipped for want of rclpy: {nodeid}')
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session):
+        if self.no_rclpy and session.exitstatus == 0:
+            session.exitstatus = 1
+
+
+def pytest_configure(config):
+    if os.environ.get('ZOO_RUNTIME') != 'ros':
+        raise pytest.UsageError('the ROS tier runs with ZOO_RUNTIME=ros (tools/test_ros.sh sets '
+                                'it through tools/ros2_env.sh)')
+    config.pluginmanager.register(_Tally(), 'ros_tier_tally')

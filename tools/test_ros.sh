@@ -26,8 +26,11 @@ export ROS_DOMAIN_ID=${ROS_DOMAIN_ID:-$(( RANDOM % 100 + 1 ))}
 start=$(date +%s)
 # launch_testing's pytest plugins predate current pytest (../shared/ros2/README.md, "Known quirks").
 export PYTHONPATH="$ws/tools/pytest_plugins${PYTHONPATH:+:$PYTHONPATH}"
+# Paths given on the command line replace the default selection.
+targets=(src/zoo_runtime/test tests/ros)
+for a in "$@"; do [ -e "${a%%::*}" ] && { targets=(); break; }; done
 python -m pytest -q -p no:cacheprovider -p no:launch_testing -p no:launch_ros -p ros_tier \
-  --timeout 900 src/zoo_runtime/test tests/ros "$@"
+  --timeout 900 "${targets[@]}" "$@"
 rc=$?
 echo "ROS tier: took $(( $(date +%s) - start )) s ($ROBOZOO_ROS_ORIGIN, RMW $RMW_IMPLEMENTATION)"
 exit $rc

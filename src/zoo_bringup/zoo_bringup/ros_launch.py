@@ -50,6 +50,11 @@ def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco') ->
             params['backend'] = backend
         nodes.append(LaunchNode(spec.package, spec.executable, spec.name, spec.namespace,
                                 spec.params_files + [params], list(spec.remappings)))
+    # the simulator holds sim time at 0 until the scenario's other nodes are built (zoo_sim)
+    others = [_fully_qualified(n) for n in nodes if n.name != 'sim']
+    for n in nodes:
+        if n.name == 'sim' and others:
+            n.parameters[-1]['start_after_nodes'] = others
     env: dict[str, str] = {}
     if backend == 'gazebo' and sc.has_simulator:
         from zoo_sim.resources import model_search_paths
@@ -57,6 +62,10 @@ def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco') ->
                                                       if p.is_dir())
         nodes.append(_bridge_node(sc))
     return LaunchPlan(nodes, env)
+
+
+def _fully_qualified(node: LaunchNode) -> str:
+    return f"{(node.namespace or '').rstrip('/')}/{node.name}".replace('//', '/')
 
 
 def _bridge_node(sc) -> LaunchNode:

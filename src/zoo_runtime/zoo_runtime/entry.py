@@ -1,21 +1,46 @@
 """``main()`` of a node executable (``ros2 run <pkg> <exe>``), in either world."""
 from __future__ import annotations
 
+import signal
 from typing import Callable
+
+# Under real ROS each node, once built, says so here (std_msgs/String: its fully qualified name,
+# transient local): the simulator of a launched scenario holds sim time at 0 until every node of
+# the scenario is ready (zoo_sim parameter start_after_nodes), as the lockstep executor of the
+# embedded world starts them all at t = 0.
+NODE_READY_TOPIC = '/sim/node_ready'
 
 
 def spin_node(make_node: Callable[[], object], args: list[str] | None = None) -> None:
     """``rclpy.init(args)``, build the node with ``make_node()`` (a Node class or a factory),
-    spin it until Ctrl-C or shutdown, then clean up."""
-    from zoo_runtime import rclpy
+    say it is ready, spin it until Ctrl-C or shutdown, then clean up."""
+    from zoo_runtime import EMBEDDED, rclpy
     rclpy.init(args=args)
     node = None
     try:
         node = make_node()
+        if not EMBEDDED:
+            announce_ready(node)
         rclpy.spin(node)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _external_shutdown(rclpy)):
         pass
     finally:
+        # Ctrl-C in a terminal reaches a launched node twice (its process group, then launch's
+        # own SIGINT): a second KeyboardInterrupt must not break the clean-up.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         if node is not None:
             node.destroy_node()
         rclpy.try_shutdown()
+
+
+def _external_shutdown(rclpy) -> type[BaseException]:
+    """rclpy's ExternalShutdownException (the context was shut down by a signal handler)."""
+    return getattr(rclpy.executors, 'ExternalShutdownException', KeyboardInterrupt)
+
+
+def announce_ready(node) -> None:
+    from zoo_runtime import rclpy
+    from zoo_runtime.interfaces.std_msgs.msg import String
+    qos = rclpy.qos.QoSProfile(depth=1, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
+    node._zoo_ready_pub = node.create_publisher(String, NODE_READY_TOPIC, qos)
+    node._zoo_ready_pub.publish(String(data=node.get_fully_qualified_name()))

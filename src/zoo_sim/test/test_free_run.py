@@ -14,16 +14,24 @@ def test_prefix(monkeypatch):
     monkeypatch.setenv('AMENT_PREFIX_PATH', str(DATA / 'prefix'))
 
 
-@pytest.mark.parametrize('rtf, period', [(0.0, 0.01), (1.0, 0.01), (2.0, 0.01)])
-def test_free_run_is_paced_at_the_real_time_factor(rtf, period):
+@pytest.mark.parametrize('rtf', [0.0, 1.0, 2.0])
+def test_free_run_publishes_clock_after_every_physics_step_at_the_real_time_factor(rtf):
+    """One physics step and one /clock message per wall tick: rcl timers skip missed periods, so a
+    coarser /clock would slow every faster controller in another process (issue 24 item 3)."""
     s = Stack(real_time_factor=rtf)
     try:
         before = set(s.sim.timers)
-        s.sim.run_free(wall_period=0.01)
+        s.sim.run_free()
         (timer,) = set(s.sim.timers) - before
-        assert timer.timer_period_ns * 1e-9 == pytest.approx(period)
+        step = s.sim.physics.step_ns
+        assert timer.timer_period_ns == pytest.approx(step / max(rtf, 1.0))
+        clocks = []
+        s.sim._clock_pub.publish = clocks.append
         ticks = s.sim.physics.sim_ns
-        timer.callback()
-        assert (s.sim.physics.sim_ns - ticks) * 1e-9 == pytest.approx(period * max(rtf, 1.0))
+        for _ in range(3):
+            timer.callback()
+        assert s.sim.physics.sim_ns - ticks == 3 * step
+        stamps = [c.clock.sec * 1_000_000_000 + c.clock.nanosec for c in clocks]
+        assert stamps == [ticks + step, ticks + 2 * step, ticks + 3 * step]
     finally:
         s.close()

@@ -110,6 +110,7 @@ class Simulator(Node):
         self.create_service(Step, '/sim/step', self._on_step)
         self.create_service(SetModelPose, '/sim/set_pose', self._on_set_pose)
         self._clock_pub = None
+        self._waiting_for: set[str] = set()
 
     # -- parameters -----------------------------------------------------------------------------
     def _make_physics(self, given: RobotBackend | None):
@@ -120,6 +121,9 @@ class Simulator(Node):
         self.declare_parameter('seed', 0)  # sensor noise streams (robozoo run: the scenario's)
         self.declare_parameter('physics_step', 0.0)
         self.declare_parameter('real_time_factor', 0.0)
+        # standalone (ros2 launch): sim time stays at 0 until these nodes are ready
+        self._declare_list('start_after_nodes')
+        self.declare_parameter('start_timeout', 60.0)  # wall seconds; then start, with a warning
         self.declare_parameter('validate_world', True)
         self._declare_list('robot_names')
         for name, rate in {**RATES, **METRICS_RATES}.items():
@@ -394,20 +398,47 @@ class Simulator(Node):
         return out
 
     # -- standalone -----------------------------------------------------------------------------
-    def run_free(self, wall_period: float = 0.01) -> None:
-        """Without a lockstep executor (ros2 run): step physics from a wall timer and publish
-        /clock. ``real_time_factor`` 0 ("as fast as possible" under lockstep) means real time
-        here: a zero-period timer would free-run and leave controllers in other processes behind."""
+    def run_free(self) -> None:
+        """Without a lockstep executor (ros2 run / ros2 launch): step physics from a wall timer and
+        publish /clock after every physics step. One step per /clock message because rcl timers
+        skip the periods they missed: behind a 10 ms /clock a 250 Hz controller in another process
+        ticks at 100 Hz. ``real_time_factor`` 0 ("as fast as possible" under lockstep) means real
+        time here: a zero-period timer would free-run and leave those controllers behind.
+
+        Sim time stays at 0 until every node of ``start_after_nodes`` has said it is ready on
+        zoo_runtime.entry's NODE_READY_TOPIC (at most ``start_timeout`` wall seconds), so that a
+        launched scenario starts all its nodes at t = 0, as the embedded world does."""
         rtf = self.get_parameter('real_time_factor').value
         rtf = rtf if rtf > 0 else 1.0
-        steps = max(1, round(wall_period * rtf * 1e9 / self.physics.step_ns))
         self._clock_pub = self.create_publisher(Clock, '/clock', 10)
         steady = rclpy.clock.Clock(clock_type=rclpy.clock_type.ClockType.STEADY_TIME)
-        self.create_timer(steps * self.physics.step_ns * 1e-9 / rtf,
-                          lambda: self._free_tick(steps), clock=steady)
+        self._waiting_for = set(self._list('start_after_nodes', str))
+        if self._waiting_for:
+            from zoo_runtime.entry import NODE_READY_TOPIC
+            self._start_deadline = steady.now().nanoseconds + int(
+                self.get_parameter('start_timeout').value * 1e9)
+            self._steady = steady
+            self.create_subscription(String, NODE_READY_TOPIC, self._on_node_ready, QoSProfile(
+                depth=100, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL))
+            self.get_logger().info('sim time starts when these nodes are ready: '
+                                   + ', '.join(sorted(self._waiting_for)))
+        self.create_timer(self.physics.step_ns * 1e-9 / rtf, self._free_tick, clock=steady)
 
-    def _free_tick(self, steps: int) -> None:
-        self.physics.advance(steps)
+    def _on_node_ready(self, msg: String) -> None:
+        if msg.data in self._waiting_for:
+            self._waiting_for.discard(msg.data)
+            if not self._waiting_for:
+                self.get_logger().info('every node is ready: sim time starts')
+
+    def _free_tick(self) -> None:
+        if self._waiting_for:
+            if self._steady.now().nanoseconds < self._start_deadline:
+                return
+            self.get_logger().warning(
+                'start_timeout: sim time starts without these nodes ready: '
+                + ', '.join(sorted(self._waiting_for)))
+            self._waiting_for.clear()
+        self.physics.advance(1)
         sec, nsec = divmod(self.physics.sim_ns, 1_000_000_000)
         self._clock_pub.publish(Clock(clock=Time(sec=sec, nanosec=nsec)))
 

@@ -39,9 +39,13 @@ def per_sim_second(stamps: list[float], first: int, last: int) -> dict[int, int]
 
 def test_controllers_tick_at_their_declared_rates_in_sim_time(nao_walk, ros_env):
     nao_walk.wait_sim_time(4.05, wall_timeout=120)
-    # whole simulated seconds 1-3 (the walk starts after the reset and the settle, ~0.3 s)
-    assert per_sim_second(nao_walk.stamps['pd'], 1, 3) == {1: 250, 2: 250, 3: 250}
-    assert per_sim_second(nao_walk.stamps['joint_states'], 1, 3) == {1: 100, 2: 100, 3: 100}
+    # whole simulated seconds 1-3 (the walk starts after the reset and the settle, ~0.3 s).
+    # A node that falls more than a period behind /clock (rclpy's time source keeps only the
+    # newest /clock message) misses that tick: on this 2-core machine that happened for at most
+    # 2 of 250 in a second under a load average of 13, never when idle; 1 % is allowed.
+    for topic, rate in (('pd', 250), ('joint_states', 100)):
+        counts = per_sim_second(nao_walk.stamps[topic], 1, 3)
+        assert all(0.99 * rate <= n <= rate for n in counts.values()), (topic, counts)
 
 
 def test_ros2_topic_hz_shows_the_declared_rate(nao_walk, ros_env):
@@ -51,7 +55,7 @@ def test_ros2_topic_hz_shows_the_declared_rate(nao_walk, ros_env):
                             env=ros_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     try:
-        out, _ = proc.communicate(timeout=6)
+        out, _ = proc.communicate(timeout=15)
     except subprocess.TimeoutExpired:
         proc.terminate()
         out, _ = proc.communicate()

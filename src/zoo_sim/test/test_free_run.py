@@ -3,6 +3,8 @@
 in other processes (issue 16 item 9)."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from test_sim_node import Stack
@@ -16,22 +18,48 @@ def test_prefix(monkeypatch):
 
 @pytest.mark.parametrize('rtf', [0.0, 1.0, 2.0])
 def test_free_run_publishes_clock_after_every_physics_step_at_the_real_time_factor(rtf):
-    """One physics step and one /clock message per wall tick: rcl timers skip missed periods, so a
-    coarser /clock would slow every faster controller in another process (issue 24 item 3)."""
+    """One physics step and one /clock message per wall period: rcl timers skip missed periods,
+    so a coarser /clock would slow every faster controller in another process (issue 24 item
+    3). The period is the step over the real-time factor (0: real time)."""
     s = Stack(real_time_factor=rtf)
+    clocks = []
     try:
-        before = set(s.sim.timers)
         s.sim.run_free()
-        (timer,) = set(s.sim.timers) - before
-        step = s.sim.physics.step_ns
-        assert timer.timer_period_ns == pytest.approx(step / max(rtf, 1.0))
-        clocks = []
         s.sim._clock_pub.publish = clocks.append
-        ticks = s.sim.physics.sim_ns
-        for _ in range(3):
-            timer.callback()
-        assert s.sim.physics.sim_ns - ticks == 3 * step
-        stamps = [c.clock.sec * 1_000_000_000 + c.clock.nanosec for c in clocks]
-        assert stamps == [ticks + step, ticks + 2 * step, ticks + 3 * step]
+        step = s.sim.physics.step_ns
+        assert s.sim._free_period == pytest.approx(step * 1e-9 / max(rtf, 1.0))
+        start = time.monotonic()
+        while len(clocks) < 20 and time.monotonic() < start + 10:
+            time.sleep(0.005)
     finally:
+        s.sim._free_running = False
+        s.sim._free_thread.join(2)
+        s.close()
+    stamps = [c.clock.sec * 1_000_000_000 + c.clock.nanosec for c in clocks]
+    assert len(stamps) >= 20
+    assert all(b - a == step for a, b in zip(stamps, stamps[1:])), stamps[:5]
+
+
+def test_sim_time_waits_for_the_scenarios_nodes():
+    """Under ros2 launch the simulator holds sim time at 0 until every node of
+    start_after_nodes has said it is ready (the embedded lockstep starts them all at t = 0)."""
+    from zoo_runtime.interfaces.std_msgs.msg import String
+    s = Stack(start_after_nodes=['/nao/walker'], start_timeout=60.0)
+    clocks = []
+    try:
+        s.sim.run_free()
+        s.sim._clock_pub.publish = clocks.append
+        time.sleep(0.1)
+        assert clocks == [] and s.sim.physics.sim_ns == 0
+        s.sim._on_node_ready(String(data='/other'))
+        time.sleep(0.05)
+        assert clocks == []
+        s.sim._on_node_ready(String(data='/nao/walker'))
+        start = time.monotonic()
+        while not clocks and time.monotonic() < start + 10:
+            time.sleep(0.005)
+        assert clocks
+    finally:
+        s.sim._free_running = False
+        s.sim._free_thread.join(2)
         s.close()

@@ -13,10 +13,12 @@ steps its physics from a wall timer and publishes ``/clock`` itself.
 from __future__ import annotations
 
 import math
+import threading
+import time
 
 import numpy as np
 
-from zoo_runtime import rclpy
+from zoo_runtime import EMBEDDED, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.builtin_interfaces.msg import Time
 from zoo_runtime.interfaces.geometry_msgs.msg import (Point, Pose, PoseArray, PoseWithCovariance,
@@ -60,6 +62,8 @@ class Simulator(Node):
     (``physics``; default: the one the parameters describe) onto topics and services."""
 
     def __init__(self, physics: RobotBackend | None = None, **kwargs):
+        self._physics_lock = threading.Lock()
+        self._free_thread = None
         super().__init__('sim', **kwargs)
         self.physics = self._make_physics(physics)
         for w in self.physics.warnings:
@@ -399,30 +403,35 @@ class Simulator(Node):
 
     # -- standalone -----------------------------------------------------------------------------
     def run_free(self) -> None:
-        """Without a lockstep executor (ros2 run / ros2 launch): step physics from a wall timer and
-        publish /clock after every physics step. One step per /clock message because rcl timers
-        skip the periods they missed: behind a 10 ms /clock a 250 Hz controller in another process
-        ticks at 100 Hz. ``real_time_factor`` 0 ("as fast as possible" under lockstep) means real
-        time here: a zero-period timer would free-run and leave those controllers behind.
+        """Without a lockstep executor (ros2 run / ros2 launch): a thread of its own steps physics
+        on the wall clock and publishes /clock after every physics step. One step per /clock
+        message because rcl timers skip the periods they missed: behind a 10 ms /clock a 250 Hz
+        controller in another process ticks at 100 Hz. The thread, not a timer of this node,
+        because each wake-up of rclpy's executor costs time in proportion to the node's entities
+        (~100 here: a command topic per joint, services, publishers): one per physics step kept
+        the node below real time. The executor now wakes for commands, services and the state
+        publishers; a lock keeps their callbacks and a physics step apart.
 
-        Sim time stays at 0 until every node of ``start_after_nodes`` has said it is ready on
-        zoo_runtime.entry's NODE_READY_TOPIC (at most ``start_timeout`` wall seconds), so that a
-        launched scenario starts all its nodes at t = 0, as the embedded world does."""
+        ``real_time_factor`` 0 ("as fast as possible" under lockstep) means real time here. A
+        step that falls behind the wall clock is not caught up in a burst (that would skip
+        controllers' ticks too): the run slows down instead. Sim time stays at 0 until every
+        node of ``start_after_nodes`` has said it is ready on zoo_runtime.entry's
+        NODE_READY_TOPIC (at most ``start_timeout`` wall seconds), so that a launched scenario
+        starts all its nodes at t = 0, as the embedded world does."""
         rtf = self.get_parameter('real_time_factor').value
-        rtf = rtf if rtf > 0 else 1.0
+        self._free_period = self.physics.step_ns * 1e-9 / (rtf if rtf > 0 else 1.0)
         self._clock_pub = self.create_publisher(Clock, '/clock', 10)
-        steady = rclpy.clock.Clock(clock_type=rclpy.clock_type.ClockType.STEADY_TIME)
+        self._own_clock = _stop_hearing_own_clock(self)
         self._waiting_for = set(self._list('start_after_nodes', str))
         if self._waiting_for:
             from zoo_runtime.entry import NODE_READY_TOPIC
-            self._start_deadline = steady.now().nanoseconds + int(
-                self.get_parameter('start_timeout').value * 1e9)
-            self._steady = steady
             self.create_subscription(String, NODE_READY_TOPIC, self._on_node_ready, QoSProfile(
                 depth=100, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL))
             self.get_logger().info('sim time starts when these nodes are ready: '
                                    + ', '.join(sorted(self._waiting_for)))
-        self.create_timer(self.physics.step_ns * 1e-9 / rtf, self._free_tick, clock=steady)
+        self._free_running = True
+        self._free_thread = threading.Thread(target=self._free_loop, name='physics', daemon=True)
+        self._free_thread.start()
 
     def _on_node_ready(self, msg: String) -> None:
         if msg.data in self._waiting_for:
@@ -430,17 +439,76 @@ class Simulator(Node):
             if not self._waiting_for:
                 self.get_logger().info('every node is ready: sim time starts')
 
+    def _free_loop(self) -> None:
+        deadline = time.monotonic() + self.get_parameter('start_timeout').value
+        while self._waiting_for and self._free_running:
+            if time.monotonic() > deadline:
+                self.get_logger().warning(
+                    'start_timeout: sim time starts without these nodes ready: '
+                    + ', '.join(sorted(self._waiting_for)))
+                break
+            time.sleep(0.01)
+        period = self._free_period
+        due = time.monotonic()
+        while self._free_running and self.context.ok():
+            due += period
+            wait = due - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            elif wait < -period:
+                due = time.monotonic()  # behind: slow down, no burst
+            with self._physics_lock:
+                self._free_tick()
+
     def _free_tick(self) -> None:
-        if self._waiting_for:
-            if self._steady.now().nanoseconds < self._start_deadline:
-                return
-            self.get_logger().warning(
-                'start_timeout: sim time starts without these nodes ready: '
-                + ', '.join(sorted(self._waiting_for)))
-            self._waiting_for.clear()
         self.physics.advance(1)
         sec, nsec = divmod(self.physics.sim_ns, 1_000_000_000)
         self._clock_pub.publish(Clock(clock=Time(sec=sec, nanosec=nsec)))
+        if self._own_clock is not None:
+            self._own_clock.set_ros_time_override(
+                rclpy.time.Time(nanoseconds=self.physics.sim_ns,
+                                clock_type=rclpy.clock_type.ClockType.ROS_TIME))
+
+    # Under real rclpy the physics thread of run_free and this node's callbacks take turns.
+    def create_subscription(self, msg_type, topic, callback, *args, **kwargs):
+        return super().create_subscription(msg_type, topic, self._locked(callback), *args,
+                                           **kwargs)
+
+    def create_service(self, srv_type, name, callback, *args, **kwargs):
+        return super().create_service(srv_type, name, self._locked(callback), *args, **kwargs)
+
+    def create_timer(self, period, callback, *args, **kwargs):
+        return super().create_timer(period, self._locked(callback), *args, **kwargs)
+
+    def _locked(self, callback):
+        if EMBEDDED:  # one thread: the lockstep executor; no lock on its hot path
+            return callback
+        lock = self._physics_lock
+
+        def run(*args):
+            with lock:
+                return callback(*args)
+        return run
+
+    def destroy_node(self):
+        self._free_running = False
+        if self._free_thread is not None:
+            self._free_thread.join(1.0)
+        return super().destroy_node()
+
+
+def _stop_hearing_own_clock(node):
+    """Under real rclpy the simulator sets its own sim time instead of hearing its /clock back
+    through DDS: that subscription woke the executor once more per physics step, the largest cost
+    of the standalone simulator. rclpy has no public call for it: TimeSource.detach_node drops the
+    /clock subscription (ros2/rclpy jazzy, rclpy/time_source.py), the clock stays on ROS time and
+    takes overrides. The clock to drive, or None (embedded: the node keeps its subscription)."""
+    time_source = getattr(node, '_time_source', None)
+    clock = node.get_clock()
+    if EMBEDDED or time_source is None or not clock.ros_time_is_active:
+        return None
+    time_source.detach_node()
+    return clock
 
 
 class _RobotIO:

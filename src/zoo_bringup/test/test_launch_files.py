@@ -1,6 +1,6 @@
 """The ROS 2 launch files in CI: `launch`/`launch_ros` are replaced by recording fakes at the very
 edge, so what is tested is our file -> Node(...) arguments. The same files through the upstream
-Jazzy launch/launch_ros sources: test_launch_upstream.py, run by tools/check_launch_upstream.sh."""
+Jazzy launch/launch_ros with real processes: tests/ros/test_launch_arguments.py (the ROS tier)."""
 import importlib.util
 import sys
 import types
@@ -91,7 +91,7 @@ def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge(monkeypatch
 
 def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeypatch, tmp_path):
     """Real launch (3.4.3) that fails on a missing package midway exits leaving the processes it
-    had started running (tools/check_launch_upstream.sh): the launch glue checks every node's
+    had started running (tests/ros/test_launch_arguments.py): the launch glue checks every node's
     package first, and names the missing one."""
     import tempfile
     from zoo_bringup.scenario import installed_share
@@ -132,7 +132,7 @@ def test_every_scenario_node_has_an_executable_where_launch_ros_looks():
     ``<prefix of package>/lib/<package>/<executable>`` (upstream ros2/launch_ros 0.26.6
     launch_ros/substitutions/executable_in_package.py): a node registered only for the embedded
     runner (entry point group robozoo.nodes) fails there (found by
-    tools/check_launch_upstream.sh)."""
+    tests/ros/test_launch_arguments.py)."""
     import os
     import zoo_bringup.scenario as scenario
     from zoo_bringup.ros_launch import launch_plan

@@ -26,14 +26,18 @@ def fully_qualified(namespace: str | None, name: str) -> str:
 
 
 class LaunchedScenario:
-    def __init__(self, scenario: str, env: dict[str, str], log: Path, sets: list[str] = ()):
+    def __init__(self, scenario: str, env: dict[str, str], log: Path, sets: list[str] = (),
+                 generic: bool = False):
+        """``generic``: through robozoo.launch.py scenario:=<scenario>, not <scenario>.launch.py."""
         self.scenario = scenario
         self.env = env
         self.log = log
         self.robots = [r.name for r in load_scenario(scenario).robots]
         plan = launch_plan(scenario, list(sets))
         self.node_names = sorted(fully_qualified(n.namespace, n.name) for n in plan.nodes)
-        args = ['ros2', 'launch', 'zoo_bringup', f'{scenario}.launch.py']
+        args = ['ros2', 'launch', 'zoo_bringup'] + (
+            ['robozoo.launch.py', f'scenario:={scenario}'] if generic
+            else [f'{scenario}.launch.py'])
         if sets:
             args.append('set:=' + ';'.join(sets))
         self._log_file = open(log, 'w')

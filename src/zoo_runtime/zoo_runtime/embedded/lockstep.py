@@ -48,7 +48,7 @@ class Physics(Protocol):
 
 
 def _describe(entity) -> str:
-    for attr in ('topic_name', 'srv_name'):
+    for attr in ('topic_name', 'service_name'):
         name = getattr(entity, attr, None)
         if name:
             return name

@@ -202,24 +202,24 @@ class Node(NodeParameters):
                        qos_profile: QoSProfile = qos_profile_services_default,
                        callback_group: CallbackGroup | None = None) -> Service:
         self._check_alive()
-        srv = Service(self, srv_type, self.resolve_service_name(srv_name), callback,
-                      callback_group or self._default_callback_group, qos_profile)
+        srv = Service(self, srv_type, srv_name, self.resolve_service_name(srv_name),
+                      callback, callback_group or self._default_callback_group, qos_profile)
         self._services.append(srv)
         self._attach(srv, callback_group)
         graph = self._context._graph
-        graph.add_endpoint(graph.services, srv.srv_name, srv)
+        graph.add_endpoint(graph.services, srv.service_name, srv)
         return srv
 
     def create_client(self, srv_type, srv_name: str, *,
                       qos_profile: QoSProfile = qos_profile_services_default,
                       callback_group: CallbackGroup | None = None) -> Client:
         self._check_alive()
-        cli = Client(self, srv_type, self.resolve_service_name(srv_name), qos_profile,
-                     callback_group or self._default_callback_group)
+        cli = Client(self, srv_type, srv_name, self.resolve_service_name(srv_name),
+                     qos_profile, callback_group or self._default_callback_group)
         self._clients.append(cli)
         self._attach(cli, callback_group)
         graph = self._context._graph
-        graph.add_endpoint(graph.clients, cli.srv_name, cli)
+        graph.add_endpoint(graph.clients, cli.service_name, cli)
         return cli
 
     def create_timer(self, timer_period_sec: float, callback, callback_group=None,

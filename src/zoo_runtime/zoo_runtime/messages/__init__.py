@@ -27,7 +27,7 @@ from .registry import UnknownInterfaceError
 
 __all__ = [
     'get_message', 'get_service', 'get_interface', 'type_name_of', 'serialize', 'deserialize',
-    'to_rosbags', 'from_rosbags', 'msgdef', 'rihs01', 'typestore', 'embedded_message',
+    'deserialize_message', 'to_rosbags', 'from_rosbags', 'msgdef', 'rihs01', 'typestore', 'embedded_message',
     'embedded_service', 'UnknownInterfaceError', 'InterfaceDefinitionError',
 ]
 
@@ -186,6 +186,16 @@ def deserialize(data: bytes | memoryview, type_name: str) -> object:
     """Embedded message of ``type_name`` decoded from CDR ``data``."""
     name = _full_name(type_name)
     return from_rosbags_func(name)(registry.typestore().deserialize_cdr(data, name))
+
+
+def deserialize_message(data: bytes | memoryview, type_name: str) -> object:
+    """Message of the class ``get_message(type_name)`` gives, decoded from CDR ``data``: under real
+    ROS the generated class decoded by rclpy's own deserializer (array.array for numeric
+    sequences, numpy for fixed arrays, as a subscriber would get it), else an embedded one."""
+    if _embedded():
+        return deserialize(data, type_name)
+    from rclpy.serialization import deserialize_message as real_deserialize
+    return real_deserialize(bytes(data), get_message(type_name))
 
 
 def _full_name(type_name: str) -> str:

@@ -57,8 +57,13 @@ def _real(pkg: str, kind: str, short: str, full: str, what: str) -> type:
         service, part = short.rsplit('_', 1)
         return getattr(getattr(module, service), part)
     except (ImportError, AttributeError):
-        raise UnknownInterfaceError(f'unknown {what} type {full!r}: no {short} in the ROS '
-                                    f'package {pkg}.{kind}') from None
+        pass
+    try:  # unknown to the embedded registry too: its error names close matches
+        (embedded_service if what == 'service' else embedded_message)(f'{pkg}/{kind}/{short}')
+    except UnknownInterfaceError as err:
+        raise UnknownInterfaceError(str(err)) from None
+    raise UnknownInterfaceError(f'unknown {what} type {full!r}: no {short} in the ROS '
+                                f'package {pkg}.{kind}')
 
 
 def embedded_message(name: str) -> type:

@@ -16,6 +16,7 @@ through rosbags and always returns embedded instances. ``msgdef`` gives the
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 
 from rosbags.typesys.store import Typestore
@@ -49,21 +50,32 @@ def _split(name: str, kind: str) -> tuple[str, str, str]:
 
 
 def _real(pkg: str, kind: str, short: str, full: str, what: str) -> type:
-    """The real generated class; ``T_Request``/``T_Response`` also via service ``T``."""
+    """The real generated class; ``T_Request``/``T_Response`` also via service ``T``. Unknown
+    names raise naming close matches, as the embedded registry does."""
     try:
         module = importlib.import_module(f'{pkg}.{kind}')
-        if hasattr(module, short) or not short.endswith(('_Request', '_Response')):
-            return getattr(module, short)
-        service, part = short.rsplit('_', 1)
-        return getattr(getattr(module, service), part)
-    except (ImportError, AttributeError):
-        pass
-    try:  # unknown to the embedded registry too: its error names close matches
+    except ImportError:
+        module = None
+    if module is not None:
+        try:
+            if hasattr(module, short) or not short.endswith(('_Request', '_Response')):
+                return getattr(module, short)
+            service, part = short.rsplit('_', 1)
+            return getattr(getattr(module, service), part)
+        except AttributeError:
+            pass
+        marker = 'Request' if what == 'service' else 'get_fields_and_field_types'
+        names = [n for n, c in vars(module).items() if isinstance(c, type) and hasattr(c, marker)]
+        close = difflib.get_close_matches(short, names, n=3)
+        hint = (f'did you mean {", ".join(f"{pkg}/{kind}/{c}" for c in close)}?' if close
+                else f'no {short} in the ROS package {pkg}.{kind}')
+        raise UnknownInterfaceError(f'unknown {what} type {full!r}: {hint}')
+    try:  # no such ROS package: the embedded registry names close package names
         (embedded_service if what == 'service' else embedded_message)(f'{pkg}/{kind}/{short}')
     except UnknownInterfaceError as err:
         raise UnknownInterfaceError(str(err)) from None
-    raise UnknownInterfaceError(f'unknown {what} type {full!r}: no {short} in the ROS '
-                                f'package {pkg}.{kind}')
+    raise UnknownInterfaceError(f'unknown {what} type {full!r}: no ROS interface package '
+                                f'{pkg}.{kind} imports')
 
 
 def embedded_message(name: str) -> type:

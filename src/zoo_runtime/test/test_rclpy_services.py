@@ -100,6 +100,26 @@ def test_an_awaiting_callback_holds_its_mutually_exclusive_group(rt):
     assert answers == [] and ticks['same'] == 0 and ticks['other'] > 10
 
 
+@pytest.mark.filterwarnings('ignore:coroutine')
+def test_a_coroutine_returned_by_a_plain_callback_is_never_run(rt):
+    """rclpy awaits a callback only when it is a coroutine function (ros2/rclpy jazzy
+    rclpy/rclpy/executors.py, await_or_execute): what a plain function returns is dropped."""
+    node = rt.node('plain')
+    ran = {'plain': 0, 'async': 0}
+
+    async def work(kind):
+        ran[kind] += 1
+
+    async def tick():
+        await work('async')
+
+    node.create_timer(0.01, lambda: work('plain'))
+    node.create_timer(0.01, tick)
+    ex = rt.executor(node)
+    assert rt.spin_until(ex, lambda: ran['async'] >= 3)
+    assert ran['plain'] == 0
+
+
 def test_async_service_callback(rt):
     Trigger = rt.srv('std_srvs/srv/Trigger')
     node = rt.node('async_service')

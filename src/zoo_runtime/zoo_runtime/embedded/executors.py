@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import threading
 import time as _time
+import warnings
 from collections import deque
 
 from .clock_type import ClockType
@@ -140,6 +141,9 @@ class Executor:
         """``entity``'s callback returned ``result``: if it is a coroutine, run it as a task now,
         holding the entity's mutually exclusive group until it ends."""
         if inspect.iscoroutine(result):
+            if entity is not None and not inspect.iscoroutinefunction(entity.callback):
+                _drop(result)
+                return
             group = getattr(entity, 'callback_group', None)
             if group is not None and group._holds and group._deferred is None:
                 result = self._holding(group, result)
@@ -293,6 +297,15 @@ class Executor:
             remaining = (timer._next_call - clock._now_ns()) / 1e9
             wait = remaining if wait is None else min(wait, remaining)
         return wait
+
+
+def _drop(coro) -> None:
+    """rclpy awaits a callback only when it is a coroutine function (executors.py,
+    await_or_execute); a coroutine a plain function returns is never run."""
+    warnings.warn(f'coroutine {coro.__qualname__!r} returned by a plain callback is never '
+                  'awaited (rclpy awaits only callbacks defined with async def)', RuntimeWarning,
+                  stacklevel=2)
+    coro.close()
 
 
 def _held(timer) -> bool:

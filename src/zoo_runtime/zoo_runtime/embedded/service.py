@@ -37,8 +37,8 @@ class Service(Receiver):
             return DROPPED
         entry[2] = -1
         response = self.callback(request, self.srv_type.Response())
-        if inspect.iscoroutine(response):
-            return self._respond_later(response, client, future)
+        if inspect.iscoroutine(response) and inspect.iscoroutinefunction(self.callback):
+            return self._respond_later(response, client, future)  # (else _respond refuses it)
         self._respond(response, client, future)
         return None
 

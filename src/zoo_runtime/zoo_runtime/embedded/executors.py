@@ -4,8 +4,8 @@ Order is deterministic: due timers first (by due time, then creation order), the
 global publish order (messages, service requests and responses, resumed tasks, guard
 conditions). Callbacks always run sequentially in the spinning thread; MultiThreadedExecutor is
 accepted for compatibility and behaves like SingleThreadedExecutor. A coroutine callback holds
-its mutually exclusive group until it ends, as in rclpy (see callback_groups). Publishing from another
-thread wakes a waiting executor through one Condition, taken only while the executor waits.
+its mutually exclusive group until it ends, as in rclpy (see callback_groups). Publishing from
+another thread wakes a waiting executor through one Condition, taken only while it waits.
 """
 from __future__ import annotations
 

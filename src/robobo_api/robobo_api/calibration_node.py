@@ -37,11 +37,16 @@ class Calibration(rclpy.node.Node):
         for s in ('front_c', 'front_l'):
             self.create_subscription(Range, f'{ns}/{s}',
                                      lambda m, s=s: self.ir.__setitem__(s, m.range), 10)
-        self.wheels = self.create_client(MoveWheels, f'{ns}/moveWheels')
-        self.pan_tilt = self.create_client(MovePanTilt, f'{ns}/movePanTilt')
-        self.set_pose = self.create_client(SetModelPose, '/sim/set_pose')
+        # The protocol coroutine holds its timer's group until it ends (rclpy executors), so
+        # it, the clients and the sleeps it awaits share a reentrant group of their own; the
+        # subscriptions that resolve its waits stay in the default group.
+        self._cb = rclpy.callback_groups.ReentrantCallbackGroup()
+        self.wheels = self.create_client(MoveWheels, f'{ns}/moveWheels', callback_group=self._cb)
+        self.pan_tilt = self.create_client(MovePanTilt, f'{ns}/movePanTilt',
+                                           callback_group=self._cb)
+        self.set_pose = self.create_client(SetModelPose, '/sim/set_pose', callback_group=self._cb)
         self._waits: list = []
-        self._start = self.create_timer(0.1, self._begin)
+        self._start = self.create_timer(0.1, self._begin, callback_group=self._cb)
 
     # -- helpers ----------------------------------------------------------------------------
     def now_s(self) -> float:
@@ -65,7 +70,7 @@ class Calibration(rclpy.node.Node):
         def wake():
             self.destroy_timer(timer)
             future.set_result(None)
-        timer = self.create_timer(seconds, wake)
+        timer = self.create_timer(seconds, wake, callback_group=self._cb)
         return future
 
     async def teleport(self, x: float, y: float, yaw: float) -> None:
@@ -83,9 +88,9 @@ class Calibration(rclpy.node.Node):
             tiltspeed=Int8(data=speed)))
 
     # -- protocols --------------------------------------------------------------------------
-    def _begin(self) -> None:
+    async def _begin(self) -> None:  # rclpy awaits only coroutine functions' coroutines
         self.destroy_timer(self._start)
-        return self._run()
+        await self._run()
 
     async def _run(self) -> None:
         await self.sleep(SETTLE_S)

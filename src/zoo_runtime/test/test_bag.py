@@ -21,7 +21,7 @@ from rosbags.typesys import Stores, get_typestore, get_types_from_msg
 import zoo_runtime
 from zoo_runtime.bag import (BagClosedError, BagError, BagRecorder, BagWriter, bag_info,
                              qos_for_bag, read_bag, repair_bag)
-from zoo_runtime.messages import get_message
+from zoo_runtime.messages import embedded_message, get_message
 
 JointState = get_message('sensor_msgs/msg/JointState')
 Imu = get_message('sensor_msgs/msg/Imu')
@@ -212,10 +212,11 @@ def test_recorder_against_the_context_contract(tmp_path):
     assert len(tables['/quiet']) == 0
 
 
-@pytest.mark.skipif(not zoo_runtime.EMBEDDED, reason='publish observers are embedded-only')
 def test_recorder_with_the_embedded_runtime(tmp_path):
-    """Records a real publisher of the embedded rclpy through the Context hooks."""
-    from zoo_runtime import rclpy
+    """Records a real publisher of the embedded rclpy through the Context hooks (the embedded
+    runtime and classes explicitly: publish observers exist there only)."""
+    from zoo_runtime import embedded as rclpy
+    String = embedded_message('std_msgs/msg/String')
     context = rclpy.context.Context()
     rclpy.init(context=context)
     try:
@@ -234,8 +235,9 @@ def test_recorder_with_the_embedded_runtime(tmp_path):
 def test_recorder_started_late_gets_latched_messages_and_their_qos(tmp_path):
     """A TRANSIENT_LOCAL publisher (/tf_static, robot_description) that published before the
     recorder started is in the bag, with its durability, as `ros2 bag record` would have it."""
-    from zoo_runtime import rclpy
+    from zoo_runtime import embedded as rclpy  # publish observers exist there only
     from zoo_runtime.embedded.qos import DurabilityPolicy, QoSProfile
+    String = embedded_message('std_msgs/msg/String')
     context = rclpy.context.Context()
     rclpy.init(context=context)
     try:
@@ -410,10 +412,10 @@ def test_sigkill_while_recording_loses_nothing_flushed(tmp_path):
 
 SIGNALLED_RECORDER = '''
 import json, signal, sys
-from zoo_runtime import rclpy
+from zoo_runtime import embedded as rclpy  # publish observers exist there only
 from zoo_runtime.bag import BagRecorder
-from zoo_runtime.messages import get_message
-String = get_message('std_msgs/msg/String')
+from zoo_runtime.messages import embedded_message
+String = embedded_message('std_msgs/msg/String')
 {payload}
 def on_term(signum, frame):
     raise SystemExit(143)
@@ -438,7 +440,6 @@ finally:
 '''
 
 
-@pytest.mark.skipif(not zoo_runtime.EMBEDDED, reason='publish observers are embedded-only')
 @pytest.mark.parametrize('sig, code', [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_sigterm_and_sigint_leave_a_complete_bag(tmp_path, sig, code):
     import json

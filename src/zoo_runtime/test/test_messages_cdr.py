@@ -1,4 +1,8 @@
-"""CDR through rosbags: every Jazzy type round-trips and matches rosbags' own bytes."""
+"""CDR through rosbags: every Jazzy type round-trips and matches rosbags' own bytes.
+
+About the embedded classes, in both modes (explicitly ``embedded_message``, not the class the
+import path resolves to); test_messages_real.py holds them against rclpy's generated classes and
+serializer where a ROS 2 is sourced."""
 import array
 
 import numpy as np
@@ -7,7 +11,8 @@ from rosbags.interfaces import Nodetype
 from rosbags.typesys import Stores, get_typestore
 
 from zoo_runtime import messages
-from zoo_runtime.messages import deserialize, from_rosbags, get_message, serialize, to_rosbags
+from zoo_runtime.messages import (deserialize, embedded_message, from_rosbags, serialize,
+                                  to_rosbags)
 
 ORACLE = get_typestore(Stores.ROS2_JAZZY)  # independent of the store zoo_runtime uses
 JAZZY_TYPES = sorted(ORACLE.fielddefs)
@@ -52,7 +57,7 @@ def test_the_jazzy_store_is_what_we_expect():
 
 @pytest.mark.parametrize('type_name', JAZZY_TYPES)
 def test_default_message_round_trips_and_matches_rosbags_bytes(type_name):
-    msg = get_message(type_name)()
+    msg = embedded_message(type_name)()
     data = serialize(msg)
     assert data[:4] == b'\x00\x01\x00\x00'  # CDR little-endian encapsulation header
     assert data == bytes(ORACLE.serialize_cdr(oracle_default(type_name), type_name,
@@ -63,33 +68,33 @@ def test_default_message_round_trips_and_matches_rosbags_bytes(type_name):
 
 
 def _stamp(sec, nanosec, frame=''):
-    Header = get_message('std_msgs/msg/Header')
-    Time = get_message('builtin_interfaces/msg/Time')
+    Header = embedded_message('std_msgs/msg/Header')
+    Time = embedded_message('builtin_interfaces/msg/Time')
     return Header(stamp=Time(sec=sec, nanosec=nanosec), frame_id=frame)
 
 
 def _vec(cls_name, **kw):
-    return get_message(cls_name)(**kw)
+    return embedded_message(cls_name)(**kw)
 
 
 def sample_messages():
     """Non-default data: nested messages, fixed arrays, sequences of messages, bounded strings."""
-    Imu = get_message('sensor_msgs/msg/Imu')
-    JointState = get_message('sensor_msgs/msg/JointState')
-    TFMessage = get_message('tf2_msgs/msg/TFMessage')
-    TransformStamped = get_message('geometry_msgs/msg/TransformStamped')
-    Odometry = get_message('nav_msgs/msg/Odometry')
-    PointCloud2 = get_message('sensor_msgs/msg/PointCloud2')
-    PointField = get_message('sensor_msgs/msg/PointField')
-    DiagnosticArray = get_message('diagnostic_msgs/msg/DiagnosticArray')
-    DiagnosticStatus = get_message('diagnostic_msgs/msg/DiagnosticStatus')
-    KeyValue = get_message('diagnostic_msgs/msg/KeyValue')
-    MarkerArray = get_message('visualization_msgs/msg/MarkerArray')
-    Marker = get_message('visualization_msgs/msg/Marker')
-    NodeEntitiesInfo = get_message('rmw_dds_common/msg/NodeEntitiesInfo')
-    Counter = get_message('zoo_interfaces/msg/Counter')
-    Step = messages.get_service('zoo_interfaces/srv/Step')
-    Quaternion = get_message('geometry_msgs/msg/Quaternion')
+    Imu = embedded_message('sensor_msgs/msg/Imu')
+    JointState = embedded_message('sensor_msgs/msg/JointState')
+    TFMessage = embedded_message('tf2_msgs/msg/TFMessage')
+    TransformStamped = embedded_message('geometry_msgs/msg/TransformStamped')
+    Odometry = embedded_message('nav_msgs/msg/Odometry')
+    PointCloud2 = embedded_message('sensor_msgs/msg/PointCloud2')
+    PointField = embedded_message('sensor_msgs/msg/PointField')
+    DiagnosticArray = embedded_message('diagnostic_msgs/msg/DiagnosticArray')
+    DiagnosticStatus = embedded_message('diagnostic_msgs/msg/DiagnosticStatus')
+    KeyValue = embedded_message('diagnostic_msgs/msg/KeyValue')
+    MarkerArray = embedded_message('visualization_msgs/msg/MarkerArray')
+    Marker = embedded_message('visualization_msgs/msg/Marker')
+    NodeEntitiesInfo = embedded_message('rmw_dds_common/msg/NodeEntitiesInfo')
+    Counter = embedded_message('zoo_interfaces/msg/Counter')
+    Step = messages.embedded_service('zoo_interfaces/srv/Step')
+    Quaternion = embedded_message('geometry_msgs/msg/Quaternion')
     return [
         Imu(header=_stamp(12, 345, 'imu_link'),
             orientation=Quaternion(x=0.1, y=-0.2, z=0.3, w=0.9),
@@ -151,11 +156,11 @@ def test_decoded_values_seen_by_rosbags():
 
 
 def test_byte_fields_are_octets_on_the_wire():
-    DiagnosticStatus = get_message('diagnostic_msgs/msg/DiagnosticStatus')
+    DiagnosticStatus = embedded_message('diagnostic_msgs/msg/DiagnosticStatus')
     data = serialize(DiagnosticStatus(level=b'\xff'))
     assert data[4] == 0xFF
     assert deserialize(data, 'diagnostic_msgs/msg/DiagnosticStatus').level == b'\xff'
-    ParameterValue = get_message('rcl_interfaces/msg/ParameterValue')
+    ParameterValue = embedded_message('rcl_interfaces/msg/ParameterValue')
     pv = ParameterValue(byte_array_value=[b'\x01', b'\xfe'], bool_array_value=[True, False])
     back = deserialize(serialize(pv), 'rcl_interfaces/msg/ParameterValue')
     assert back.byte_array_value == [b'\x01', b'\xfe']
@@ -226,7 +231,7 @@ def test_generated_serializer_writes_rosbags_bytes(type_name):
     """messages.serialize writes embedded messages from their fields (messages/cdr.py, the
     recording hot path): byte for byte what rosbags' serializer writes, for random content."""
     rng = np.random.default_rng(sum(map(ord, type_name)))
-    cls = get_message(type_name)
+    cls = embedded_message(type_name)
     for _ in range(8):
         msg = _random_message(cls, rng)
         data = serialize(msg)

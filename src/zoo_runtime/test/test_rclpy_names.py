@@ -45,8 +45,15 @@ def test_remapping_applies_to_services_and_private_names(rt):
     node = rt.node('svc', cli_args=['--ros-args', '--remap', '~/enable:=/motors/enable',
                                     '-r', 'reset:=/world/reset'])
     srv = node.create_service(SetBool, '~/enable', lambda req, resp: resp)
-    assert srv.srv_name == '/motors/enable'
+    cli = node.create_client(SetBool, 'reset')
+    # rcl matches a rule by expanding both sides first (rcl/src/rcl/remap.c), so '~/enable'
+    # remaps the private name; rclpy keeps `srv_name` as the caller wrote it and reports the
+    # resolved name as `service_name` (ros2/rclpy jazzy rclpy/rclpy/service.py, client.py).
+    assert srv.srv_name == '~/enable' and cli.srv_name == 'reset'
+    assert srv.service_name == '/motors/enable'
+    assert cli.service_name == '/world/reset'
     assert node.resolve_service_name('reset') == '/world/reset'
+    assert node.resolve_service_name('~/enable') == '/motors/enable'
 
 
 def test_node_targeted_rules_only_touch_their_node(embedded_rt):

@@ -232,6 +232,55 @@ def test_graph_introspection(rt):
     assert ('graph_a', '/robot') in a.get_node_names_and_namespaces()
 
 
+# Every real rclpy node has these; the embedded runtime has no /rosout, parameter services or
+# type description service (README, "Not implemented"), so they are left out of comparisons.
+_NODE_BUILTINS = ('/rosout', '/parameter_events', '/describe_parameters', '/get_parameter_types',
+                  '/get_parameters', '/get_type_description', '/list_parameters',
+                  '/set_parameters', '/set_parameters_atomically')
+
+
+def _user(names_and_types):
+    return [(n, t) for n, t in names_and_types if not n.endswith(_NODE_BUILTINS)]
+
+
+def test_graph_by_node_and_endpoint_info(rt):
+    """rclpy's per-node and per-topic graph queries, remapped and private names resolved."""
+    String, SetBool = rt.msg('std_msgs/msg/String'), rt.srv('std_srvs/srv/SetBool')
+    a = rt.node('by_node_a', namespace='robot')
+    b = rt.node('by_node_b', cli_args=['--ros-args', '-r', 'chat:=/remapped'])
+    a.create_publisher(String, 'status', 10)
+    b.create_subscription(String, 'chat', lambda m: None, 10)
+    a.create_service(SetBool, '~/toggle', lambda req, resp: resp)
+    b.create_client(SetBool, '/robot/by_node_a/toggle')
+    ex = rt.executor(a, b)
+    assert b.wait_for_node('/robot/by_node_a', 5.0)
+    assert not b.wait_for_node('/robot/nobody', 0.1)
+    assert rt.spin_until(ex, lambda: b.count_subscribers('/remapped') == 1 and
+                         b.count_clients('/robot/by_node_a/toggle') == 1 and
+                         len(b.get_publishers_info_by_topic('/robot/status')) == 1)
+    str_t, bool_t = ['std_msgs/msg/String'], ['std_srvs/srv/SetBool']
+    assert _user(b.get_publisher_names_and_types_by_node('by_node_a', '/robot')) == [
+        ('/robot/status', str_t)]
+    assert b.get_subscriber_names_and_types_by_node('by_node_b', '/') == [('/remapped', str_t)]
+    assert _user(a.get_service_names_and_types_by_node('by_node_a', '/robot')) == [
+        ('/robot/by_node_a/toggle', bool_t)]
+    assert a.get_client_names_and_types_by_node('by_node_b', '/') == [
+        ('/robot/by_node_a/toggle', bool_t)]
+    assert b.get_subscriber_names_and_types_by_node('by_node_a', '/robot') == []
+    with pytest.raises(Exception, match='nonexistent node') as err:
+        b.get_publisher_names_and_types_by_node('nobody', '/')
+    assert err.type.__name__ == 'NodeNameNonExistentError'
+    assert ('/robot/by_node_a/toggle', bool_t) in b.get_service_names_and_types()
+    [info] = b.get_publishers_info_by_topic('/robot/status')
+    assert (info.node_name, info.node_namespace, info.topic_type) == (
+        'by_node_a', '/robot', 'std_msgs/msg/String')
+    assert info.endpoint_type == rt.rclpy.topic_endpoint_info.TopicEndpointTypeEnum.PUBLISHER
+    assert info.qos_profile.depth == 10
+    [info] = a.get_subscriptions_info_by_topic('/remapped')
+    assert (info.node_name, info.endpoint_type.name) == ('by_node_b', 'SUBSCRIPTION')
+    assert a.get_subscriptions_info_by_topic('status') == []  # relative: expanded for `a`
+
+
 def test_messages_are_passed_by_reference(embedded_rt):
     """Intra-process rule: the subscriber gets the published object (so never mutate it)."""
     rt = embedded_rt

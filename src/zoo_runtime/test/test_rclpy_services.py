@@ -36,12 +36,16 @@ def test_service_round_trip_with_spin_until_future_complete(rt):
 
 
 def test_await_client_inside_an_async_callback(rt):
+    """rclpy's executor holds a callback's mutually exclusive group until its coroutine ends
+    (ros2/rclpy jazzy rclpy/rclpy/executors.py, Executor._make_handler: ending_execution only
+    after `await call_coroutine()`), so the awaited client must be in another group."""
     SetBool = rt.srv('std_srvs/srv/SetBool')
     Bool = rt.msg('std_msgs/msg/Bool')
     server = rt.node('async_server')
     _echo_server(rt, server)
     node = rt.node('async_caller')
-    client = node.create_client(SetBool, 'toggle')
+    client = node.create_client(SetBool, 'toggle',
+                                callback_group=rt.rclpy.callback_groups.ReentrantCallbackGroup())
     answers = []
 
     async def on_request(msg):
@@ -57,6 +61,63 @@ def test_await_client_inside_an_async_callback(rt):
     pub.publish(Bool(data=False))
     assert rt.spin_until(ex, lambda: len(answers) == 2)
     assert answers == ['set to True', 'set to False']
+
+
+def test_an_awaiting_callback_holds_its_mutually_exclusive_group(rt):
+    """The client in the subscription's (default) group: its response cannot be handled while
+    the callback awaits it, in rclpy as here; a timer of the group waits too, one of another
+    group runs."""
+    SetBool = rt.srv('std_srvs/srv/SetBool')
+    Bool = rt.msg('std_msgs/msg/Bool')
+    server = rt.node('held_server')
+    served = []
+
+    def handle(request, response):
+        served.append(request.data)
+        response.message = 'done'
+        return response
+
+    server.create_service(SetBool, 'toggle', handle)
+    node = rt.node('held_caller')
+    client = node.create_client(SetBool, 'toggle')
+    answers, ticks = [], {'same': 0, 'other': 0}
+
+    async def on_request(msg):
+        response = await client.call_async(SetBool.Request(data=msg.data))
+        answers.append(response.message)
+
+    node.create_subscription(Bool, 'request', on_request, 10)
+    pub = node.create_publisher(Bool, 'request', 10)
+    ex = rt.executor(server, node)
+    assert client.wait_for_service(timeout_sec=5.0)
+    assert rt.spin_until(ex, lambda: pub.get_subscription_count() == 1)
+    pub.publish(Bool(data=True))
+    assert rt.spin_until(ex, lambda: served == [True])  # answered; the callback awaits that
+    node.create_timer(0.01, lambda: ticks.__setitem__('same', ticks['same'] + 1))
+    node.create_timer(0.01, lambda: ticks.__setitem__('other', ticks['other'] + 1),
+                      callback_group=rt.rclpy.callback_groups.MutuallyExclusiveCallbackGroup())
+    rt.spin_for(ex, 0.5)
+    assert answers == [] and ticks['same'] == 0 and ticks['other'] > 10
+
+
+@pytest.mark.filterwarnings('ignore:coroutine')
+def test_a_coroutine_returned_by_a_plain_callback_is_never_run(rt):
+    """rclpy awaits a callback only when it is a coroutine function (ros2/rclpy jazzy
+    rclpy/rclpy/executors.py, await_or_execute): what a plain function returns is dropped."""
+    node = rt.node('plain')
+    ran = {'plain': 0, 'async': 0}
+
+    async def work(kind):
+        ran[kind] += 1
+
+    async def tick():
+        await work('async')
+
+    node.create_timer(0.01, lambda: work('plain'))
+    node.create_timer(0.01, tick)
+    ex = rt.executor(node)
+    assert rt.spin_until(ex, lambda: ran['async'] >= 3)
+    assert ran['plain'] == 0
 
 
 def test_async_service_callback(rt):

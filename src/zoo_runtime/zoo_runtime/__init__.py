@@ -18,7 +18,7 @@ __all__ = ['rclpy', 'EMBEDDED', 'workspace_root']
 RCLPY_SUBMODULES = (
     'node', 'qos', 'executors', 'parameter', 'duration', 'time', 'clock', 'task', 'logging',
     'exceptions', 'publisher', 'subscription', 'service', 'client', 'timer', 'callback_groups',
-    'clock_type', 'context', 'utilities',
+    'clock_type', 'context', 'utilities', 'topic_endpoint_info',
 )
 
 

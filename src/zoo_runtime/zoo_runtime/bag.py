@@ -498,8 +498,9 @@ class BagRecorder:
 
 class Table:
     """The messages of one topic: ``t`` (float64 seconds of log time), ``t_ns`` (int64), columns by
-    dotted field path (``table['position']``, ``table['header.stamp']``) and ``msgs`` (embedded
-    messages, decoded on first access).
+    dotted field path (``table['position']``, ``table['header.stamp']``) and ``msgs`` (messages of
+    the classes ``messages.get_message`` gives: embedded, or the real ones under real ROS; decoded
+    on first access).
 
     Column rules, N = number of messages:
     - numeric and bool scalar fields -> array of shape (N,);
@@ -526,7 +527,8 @@ class Table:
     @property
     def msgs(self) -> list:
         if self._msgs is None:
-            self._msgs = [messages.deserialize(d, self.type_name) for d in self._raw]
+            decode = messages.deserialize_message  # real classes under real ROS, as written
+            self._msgs = [decode(d, self.type_name) for d in self._raw]
         return self._msgs
 
     def __len__(self) -> int:

@@ -13,7 +13,7 @@ import threading
 
 from . import (callback_groups, client, clock, clock_type, context, duration, exceptions,
                executors, logging, node, parameter, publisher, qos, service, subscription, task,
-               time, timer, utilities)
+               time, timer, topic_endpoint_info, utilities)
 from .context import Context, get_default_context
 from .executors import Executor, SingleThreadedExecutor
 from .node import Node
@@ -25,7 +25,8 @@ __all__ = ['init', 'shutdown', 'try_shutdown', 'ok', 'create_node', 'spin', 'spi
            'remove_ros_args', 'Context', 'Node', 'Future',
            'callback_groups', 'client', 'clock', 'clock_type', 'context', 'duration',
            'exceptions', 'executors', 'logging', 'node', 'parameter', 'publisher', 'qos',
-           'service', 'subscription', 'task', 'time', 'timer', 'utilities']
+           'service', 'subscription', 'task', 'time', 'timer', 'topic_endpoint_info',
+           'utilities']
 
 _global_executor: Executor | None = None
 _global_lock = threading.Lock()

@@ -1,5 +1,7 @@
-"""rclpy.callback_groups. Accepted for API compatibility: the embedded executors run every
-callback sequentially, so both kinds behave as mutually exclusive."""
+"""rclpy.callback_groups. The embedded executors run callbacks one at a time, so groups matter only
+for coroutine callbacks: as in rclpy, a mutually exclusive group is held from the start of such a
+callback until its coroutine ends, and the work of the group's other entities waits meanwhile
+(ros2/rclpy jazzy rclpy/rclpy/executors.py, Executor._make_handler); a reentrant one never is."""
 from __future__ import annotations
 
 import weakref
@@ -8,6 +10,9 @@ __all__ = ['CallbackGroup', 'MutuallyExclusiveCallbackGroup', 'ReentrantCallback
 
 
 class CallbackGroup:
+    _holds = False  # held while a coroutine callback of one of its entities runs
+    _deferred: list | None = None  # the work waiting while held; None when not held
+
     def __init__(self):
         self._entities: weakref.WeakSet = weakref.WeakSet()
 
@@ -18,17 +23,17 @@ class CallbackGroup:
         return entity in self._entities
 
     def can_execute(self, entity) -> bool:
-        return True
+        return self._deferred is None
 
     def beginning_execution(self, entity) -> bool:
-        return True
+        return self._deferred is None
 
     def ending_execution(self, entity) -> None:
         pass
 
 
 class MutuallyExclusiveCallbackGroup(CallbackGroup):
-    pass
+    _holds = True
 
 
 class ReentrantCallbackGroup(CallbackGroup):

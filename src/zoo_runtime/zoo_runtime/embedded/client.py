@@ -13,13 +13,16 @@ __all__ = ['Client']
 
 
 class Client(Receiver):
-    def __init__(self, node, srv_type, srv_name: str, qos_profile, callback_group):
+    def __init__(self, node, srv_type, srv_name: str, resolved_name: str, qos_profile,
+                 callback_group):
         super().__init__(node)
         self._context = node.context
         self._seq = node.context._seq
         self.srv_type = srv_type
         self._type_name = type_name_of(srv_type)
+        # rclpy keeps srv_name as the caller wrote it; service_name is the resolved name.
         self.srv_name = srv_name
+        self._resolved = resolved_name
         self.qos_profile = qos_profile
         self.callback_group = callback_group
         self._pending: list[Future] = []
@@ -27,7 +30,7 @@ class Client(Receiver):
 
     @property
     def service_name(self) -> str:
-        return self.srv_name
+        return self._resolved
 
     @property
     def handle(self):
@@ -35,18 +38,18 @@ class Client(Receiver):
 
     def call_async(self, request) -> Future:
         if not isinstance(request, self.srv_type.Request):
-            raise TypeError(f"client '{self.srv_name}' expects a {self._type_name} request, got "
+            raise TypeError(f"client '{self._resolved}' expects a {self._type_name} request, got "
                             f'{type(request).__qualname__}')
         if self._destroyed:
-            raise RuntimeError(f"client '{self.srv_name}' was destroyed")
+            raise RuntimeError(f"client '{self._resolved}' was destroyed")
         future = Future()
-        server = self._context._graph.server_for(self.srv_name)
+        server = self._context._graph.server_for(self._resolved)
         if server is None:
             # As with DDS, a request sent before any server exists is lost.
             if not self._warned_no_server:
                 self._warned_no_server = True
                 self._node.get_logger().warning(
-                    f"request to '{self.srv_name}' sent while no service is available: it is "
+                    f"request to '{self._resolved}' sent while no service is available: it is "
                     'lost (call wait_for_service() first)')
             return future
         self._pending.append(future)
@@ -59,7 +62,7 @@ class Client(Receiver):
         executor = self._node.executor
         if executor is not None and executor._spin_thread == threading.get_ident():
             raise RuntimeError(
-                f"Client.call('{self.srv_name}') from the thread that spins its node's executor "
+                f"Client.call('{self._resolved}') from the thread that spins its node's executor "
                 'would deadlock; use `await client.call_async(req)` in an async callback, or '
                 'spin the node in another thread')
         event = threading.Event()
@@ -67,7 +70,7 @@ class Client(Receiver):
         future.add_done_callback(lambda _f: event.set())
         if not future.done() and not event.wait(timeout_sec):
             self.remove_pending_request(future)
-            raise TimeoutError(f"no response from '{self.srv_name}' within {timeout_sec} s")
+            raise TimeoutError(f"no response from '{self._resolved}' within {timeout_sec} s")
         if future.exception() is not None:
             raise future.exception()
         return future.result()
@@ -77,7 +80,7 @@ class Client(Receiver):
             self._pending.remove(future)
 
     def service_is_ready(self) -> bool:
-        return self._context._graph.server_for(self.srv_name) is not None
+        return self._context._graph.server_for(self._resolved) is not None
 
     def wait_for_service(self, timeout_sec: float | None = None) -> bool:
         """Wait (wall time) for a server; services appear synchronously in-process, so this
@@ -107,7 +110,7 @@ class Client(Receiver):
 
     def _destroy(self) -> None:
         graph = self._context._graph
-        graph.remove_endpoint(graph.clients, self.srv_name, self)
+        graph.remove_endpoint(graph.clients, self._resolved, self)
         self._destroyed = True
         self._parked.clear()
 

@@ -102,3 +102,7 @@ class InvalidParameterTypeException(ParameterException):
 class ROSInterruptException(Exception):
     def __init__(self, *args):
         super().__init__('rclpy.shutdown() has been called', *args)
+
+
+class NodeNameNonExistentError(RuntimeError):
+    """A graph query named a node that is not in the graph (rclpy raises it from _rclpy)."""

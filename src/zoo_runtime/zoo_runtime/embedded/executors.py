@@ -3,14 +3,16 @@
 Order is deterministic: due timers first (by due time, then creation order), then queued work in
 global publish order (messages, service requests and responses, resumed tasks, guard
 conditions). Callbacks always run sequentially in the spinning thread; MultiThreadedExecutor is
-accepted for compatibility and behaves like SingleThreadedExecutor. Publishing from another
-thread wakes a waiting executor through one Condition, taken only while the executor waits.
+accepted for compatibility and behaves like SingleThreadedExecutor. A coroutine callback holds
+its mutually exclusive group until it ends, as in rclpy (see callback_groups). Publishing from
+another thread wakes a waiting executor through one Condition, taken only while it waits.
 """
 from __future__ import annotations
 
 import inspect
 import threading
 import time as _time
+import warnings
 from collections import deque
 
 from .clock_type import ClockType
@@ -135,11 +137,38 @@ class Executor:
         if self._waiters:
             self._notify()
 
-    def _finish(self, result) -> None:
-        """A callback returned ``result``: if it is a coroutine, run it as a task now."""
+    def _finish(self, result, entity=None) -> None:
+        """``entity``'s callback returned ``result``: if it is a coroutine, run it as a task now,
+        holding the entity's mutually exclusive group until it ends."""
         if inspect.iscoroutine(result):
+            if entity is not None and not inspect.iscoroutinefunction(entity.callback):
+                _drop(result)
+                return
+            group = getattr(entity, 'callback_group', None)
+            if group is not None and group._holds and group._deferred is None:
+                result = self._holding(group, result)
             task = Task(result, executor=self)
             task._run_once_and_raise()
+
+    async def _holding(self, group, coro):
+        group._deferred = []
+        try:
+            return await coro
+        finally:
+            self._release(group)
+
+    def _release(self, group) -> None:
+        """The group's coroutine ended: its waiting work goes back, in publish order."""
+        deferred, group._deferred = group._deferred, None
+        mine = []
+        for entry in deferred:
+            if entry[0]._executor is self:
+                mine.append(entry)
+            else:  # its node moved meanwhile
+                entry[0]._inbox.append(entry)
+        if mine:
+            self._merge(mine)
+        self.wake()  # held timers may be due
 
     # -- shutdown -------------------------------------------------------------------------------
     def shutdown(self, timeout_sec: float | None = None) -> bool:
@@ -197,15 +226,20 @@ class Executor:
             if timer is not None:
                 result = timer._execute()
                 if result is not None:
-                    self._finish(result)
+                    self._finish(result, timer)
                 return True
         ready = self._ready
         while ready:
             entry = ready.popleft()
-            result = entry[0]._execute(entry)
+            entity = entry[0]
+            group = entity.callback_group
+            if group is not None and group._deferred is not None:
+                group._deferred.append(entry)  # its group is held: runs when released
+                continue
+            result = entity._execute(entry)
             if result is not DROPPED:
                 if result is not None:
-                    self._finish(result)
+                    self._finish(result, entity)
                 return True
         return False
 
@@ -242,7 +276,7 @@ class Executor:
         """The ready timer with the earliest due time (creation order breaks ties)."""
         best, best_due = None, 0
         for timer in self._timers:
-            if timer._canceled:
+            if timer._canceled or _held(timer):
                 continue
             due = timer._next_call
             if timer._clock._now_ns() >= due and (best is None or due < best_due):
@@ -257,11 +291,26 @@ class Executor:
         wait = None
         for timer in self._timers:
             clock = timer._clock
-            if timer._canceled or (clock.clock_type == ClockType.ROS_TIME and clock._active):
+            if timer._canceled or _held(timer) or (clock.clock_type == ClockType.ROS_TIME and
+                                                   clock._active):
                 continue
             remaining = (timer._next_call - clock._now_ns()) / 1e9
             wait = remaining if wait is None else min(wait, remaining)
         return wait
+
+
+def _drop(coro) -> None:
+    """rclpy awaits a callback only when it is a coroutine function (executors.py,
+    await_or_execute); a coroutine a plain function returns is never run."""
+    warnings.warn(f'coroutine {coro.__qualname__!r} returned by a plain callback is never '
+                  'awaited (rclpy awaits only callbacks defined with async def)', RuntimeWarning,
+                  stacklevel=2)
+    coro.close()
+
+
+def _held(timer) -> bool:
+    group = timer.callback_group
+    return group is not None and group._deferred is not None
 
 
 class SingleThreadedExecutor(Executor):

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import threading
 
+from .exceptions import NodeNameNonExistentError
 from .qos import _incompatible_policy
+from .topic_endpoint_info import TopicEndpointInfo, TopicEndpointTypeEnum
 
 __all__ = ['Graph', 'Topic']
 
@@ -138,3 +140,45 @@ class Graph:
         with self.lock:
             return sorted((name, sorted({s._type_name for s in servers}))
                           for name, servers in self.services.items())
+
+    # -- per node (rclpy's get_*_names_and_types_by_node) -------------------------------------
+    def names_and_types_by_node(self, kind: str, node_name: str, namespace: str
+                                ) -> list[tuple[str, list[str]]]:
+        """``kind``: publishers, subscriptions, services or clients of the node; a node not in
+        the graph raises as rclpy does."""
+        with self.lock:
+            if not any(n.get_name() == node_name and n.get_namespace() == namespace
+                       for n in self.nodes):
+                what = {'publishers': 'publisher', 'subscriptions': 'subscriber',
+                        'services': 'service', 'clients': 'client'}[kind]
+                raise NodeNameNonExistentError(
+                    f'cannot get {what} names and types for nonexistent node: '
+                    f'{namespace.rstrip("/")}/{node_name}')
+            found: dict[str, set] = {}
+            if kind in ('publishers', 'subscriptions'):
+                for name, topic in self.topics.items():
+                    if any(_of(e, node_name, namespace) for e in getattr(topic, kind)):
+                        found.setdefault(name, set()).add(topic.type_name)
+            else:
+                for name, entities in getattr(self, kind).items():
+                    for e in entities:
+                        if _of(e, node_name, namespace):
+                            found.setdefault(name, set()).add(e._type_name)
+            return sorted((name, sorted(types)) for name, types in found.items())
+
+    def endpoints_info(self, topic: str, kind: str) -> list:
+        """rclpy's get_publishers_info_by_topic / get_subscriptions_info_by_topic."""
+        endpoint_type = (TopicEndpointTypeEnum.PUBLISHER if kind == 'publishers'
+                         else TopicEndpointTypeEnum.SUBSCRIPTION)
+        with self.lock:
+            t = self.topics.get(topic)
+            return [] if t is None else [
+                TopicEndpointInfo(e._node.get_name(), e._node.get_namespace(), t.type_name,
+                                  endpoint_type, e.qos_profile)
+                for e in getattr(t, kind) if e._node is not None]
+
+
+def _of(entity, node_name: str, namespace: str) -> bool:
+    node = entity._node
+    return node is not None and node.get_name() == node_name and \
+        node.get_namespace() == namespace

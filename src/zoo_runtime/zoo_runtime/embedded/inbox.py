@@ -15,6 +15,8 @@ DROPPED = object()  # returned by _execute when an entry turned out to be stale
 
 
 class Receiver:
+    callback_group = None  # the entities set theirs
+
     def __init__(self, node, parked_maxlen: int | None = None):
         self._node = node
         self._executor = None

@@ -24,7 +24,7 @@ from typing import Callable, Protocol
 from ._msgs import message
 from .clock_type import ClockType
 from .context import Context
-from .executors import Executor
+from .executors import Executor, _held
 from .inbox import DROPPED
 from .publisher import Publisher
 from .subscription import Subscription
@@ -48,7 +48,7 @@ class Physics(Protocol):
 
 
 def _describe(entity) -> str:
-    for attr in ('topic_name', 'srv_name'):
+    for attr in ('topic_name', 'service_name'):
         name = getattr(entity, attr, None)
         if name:
             return name
@@ -171,7 +171,7 @@ class LockstepExecutor(Executor):
         for clock, timers in self._timer_groups:
             now = clock._now_ns()
             for timer in timers:
-                if timer._next_call <= now and not timer._canceled:
+                if timer._next_call <= now and not timer._canceled and not _held(timer):
                     due.append(timer)
         if len(due) > 1:
             due.sort(key=_due_order)
@@ -241,7 +241,7 @@ class LockstepExecutor(Executor):
                     if not timer._canceled and timer._next_call <= timer._clock._now_ns():
                         result = timer._execute()
                         if result is not None:
-                            self._finish(result)
+                            self._finish(result, timer)
         finally:
             self._spin_thread = None
 
@@ -268,6 +268,10 @@ class LockstepExecutor(Executor):
             for _ in range(len(ready)):
                 entry = ready.popleft()
                 entity = entry[0]
+                group = entity.callback_group
+                if group is not None and group._deferred is not None:
+                    group._deferred.append(entry)  # its group is held (see callback_groups)
+                    continue
                 if entity.__class__ is Subscription:  # Subscription._execute, inlined: the
                     msg = entry[1]                     # per-message path of every topic
                     if entry[2] < 0 or entity._destroyed:
@@ -283,7 +287,7 @@ class LockstepExecutor(Executor):
                 else:
                     result = entity._execute(entry)
                 if result is not None and result is not DROPPED:
-                    self._finish(result)
+                    self._finish(result, entity)
         return rounds
 
     def _raise_unsettled(self, t: int, entities: list) -> None:

@@ -7,6 +7,7 @@ its clock follows /clock.
 """
 from __future__ import annotations
 
+import time as _time
 from typing import Iterator
 
 from .arguments import first_match, parse_arguments, remap_name
@@ -202,24 +203,24 @@ class Node(NodeParameters):
                        qos_profile: QoSProfile = qos_profile_services_default,
                        callback_group: CallbackGroup | None = None) -> Service:
         self._check_alive()
-        srv = Service(self, srv_type, self.resolve_service_name(srv_name), callback,
-                      callback_group or self._default_callback_group, qos_profile)
+        srv = Service(self, srv_type, srv_name, self.resolve_service_name(srv_name),
+                      callback, callback_group or self._default_callback_group, qos_profile)
         self._services.append(srv)
         self._attach(srv, callback_group)
         graph = self._context._graph
-        graph.add_endpoint(graph.services, srv.srv_name, srv)
+        graph.add_endpoint(graph.services, srv.service_name, srv)
         return srv
 
     def create_client(self, srv_type, srv_name: str, *,
                       qos_profile: QoSProfile = qos_profile_services_default,
                       callback_group: CallbackGroup | None = None) -> Client:
         self._check_alive()
-        cli = Client(self, srv_type, self.resolve_service_name(srv_name), qos_profile,
-                     callback_group or self._default_callback_group)
+        cli = Client(self, srv_type, srv_name, self.resolve_service_name(srv_name),
+                     qos_profile, callback_group or self._default_callback_group)
         self._clients.append(cli)
         self._attach(cli, callback_group)
         graph = self._context._graph
-        graph.add_endpoint(graph.clients, cli.srv_name, cli)
+        graph.add_endpoint(graph.clients, cli.service_name, cli)
         return cli
 
     def create_timer(self, timer_period_sec: float, callback, callback_group=None,
@@ -314,6 +315,42 @@ class Node(NodeParameters):
 
     def get_service_names_and_types(self) -> list[tuple[str, list[str]]]:
         return self._context._graph.service_names_and_types()
+
+    def get_publisher_names_and_types_by_node(self, node_name: str, node_namespace: str,
+                                              no_demangle: bool = False):
+        return self._context._graph.names_and_types_by_node('publishers', node_name,
+                                                            node_namespace)
+
+    def get_subscriber_names_and_types_by_node(self, node_name: str, node_namespace: str,
+                                               no_demangle: bool = False):
+        return self._context._graph.names_and_types_by_node('subscriptions', node_name,
+                                                            node_namespace)
+
+    def get_service_names_and_types_by_node(self, node_name: str, node_namespace: str):
+        return self._context._graph.names_and_types_by_node('services', node_name,
+                                                            node_namespace)
+
+    def get_client_names_and_types_by_node(self, node_name: str, node_namespace: str):
+        return self._context._graph.names_and_types_by_node('clients', node_name,
+                                                            node_namespace)
+
+    def get_publishers_info_by_topic(self, topic_name: str, no_mangle: bool = False) -> list:
+        return self._context._graph.endpoints_info(self._expanded(topic_name), 'publishers')
+
+    def get_subscriptions_info_by_topic(self, topic_name: str, no_mangle: bool = False) -> list:
+        return self._context._graph.endpoints_info(self._expanded(topic_name), 'subscriptions')
+
+    def wait_for_node(self, fully_qualified_node_name: str, timeout: float) -> bool:
+        """True once the node is in the graph (at once in-process, unless another thread
+        creates it), False after ``timeout`` s."""
+        name = fully_qualified_node_name if fully_qualified_node_name.startswith('/') \
+            else '/' + fully_qualified_node_name
+        deadline = _time.monotonic() + timeout
+        while name not in self.get_fully_qualified_node_names():
+            if _time.monotonic() >= deadline:
+                return False
+            _time.sleep(0.01)
+        return True
 
     def _expanded(self, name: str, is_service: bool = False) -> str:
         return expand_topic_name(name, self._name, self._namespace, is_service=is_service)

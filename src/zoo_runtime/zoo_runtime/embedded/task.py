@@ -123,6 +123,8 @@ class Task(Future):
     """Runs a function or coroutine function in an executor; the task's result is its return
     value. A coroutine runs step by step, resuming when the future it awaits completes."""
 
+    callback_group = None  # a resumed task runs whatever group its callback holds
+
     def __init__(self, handler, args=None, kwargs=None, executor=None):
         super().__init__(executor=executor)
         self._handler = handler

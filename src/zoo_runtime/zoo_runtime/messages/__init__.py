@@ -16,6 +16,7 @@ through rosbags and always returns embedded instances. ``msgdef`` gives the
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 
 from rosbags.typesys.store import Typestore
@@ -27,7 +28,7 @@ from .registry import UnknownInterfaceError
 
 __all__ = [
     'get_message', 'get_service', 'get_interface', 'type_name_of', 'serialize', 'deserialize',
-    'to_rosbags', 'from_rosbags', 'msgdef', 'rihs01', 'typestore', 'embedded_message',
+    'deserialize_message', 'to_rosbags', 'from_rosbags', 'msgdef', 'rihs01', 'typestore', 'embedded_message',
     'embedded_service', 'UnknownInterfaceError', 'InterfaceDefinitionError',
 ]
 
@@ -49,16 +50,32 @@ def _split(name: str, kind: str) -> tuple[str, str, str]:
 
 
 def _real(pkg: str, kind: str, short: str, full: str, what: str) -> type:
-    """The real generated class; ``T_Request``/``T_Response`` also via service ``T``."""
+    """The real generated class; ``T_Request``/``T_Response`` also via service ``T``. Unknown
+    names raise naming close matches, as the embedded registry does."""
     try:
         module = importlib.import_module(f'{pkg}.{kind}')
-        if hasattr(module, short) or not short.endswith(('_Request', '_Response')):
-            return getattr(module, short)
-        service, part = short.rsplit('_', 1)
-        return getattr(getattr(module, service), part)
-    except (ImportError, AttributeError):
-        raise UnknownInterfaceError(f'unknown {what} type {full!r}: no {short} in the ROS '
-                                    f'package {pkg}.{kind}') from None
+    except ImportError:
+        module = None
+    if module is not None:
+        try:
+            if hasattr(module, short) or not short.endswith(('_Request', '_Response')):
+                return getattr(module, short)
+            service, part = short.rsplit('_', 1)
+            return getattr(getattr(module, service), part)
+        except AttributeError:
+            pass
+        marker = 'Request' if what == 'service' else 'get_fields_and_field_types'
+        names = [n for n, c in vars(module).items() if isinstance(c, type) and hasattr(c, marker)]
+        close = difflib.get_close_matches(short, names, n=3)
+        hint = (f'did you mean {", ".join(f"{pkg}/{kind}/{c}" for c in close)}?' if close
+                else f'no {short} in the ROS package {pkg}.{kind}')
+        raise UnknownInterfaceError(f'unknown {what} type {full!r}: {hint}')
+    try:  # no such ROS package: the embedded registry names close package names
+        (embedded_service if what == 'service' else embedded_message)(f'{pkg}/{kind}/{short}')
+    except UnknownInterfaceError as err:
+        raise UnknownInterfaceError(str(err)) from None
+    raise UnknownInterfaceError(f'unknown {what} type {full!r}: no ROS interface package '
+                                f'{pkg}.{kind} imports')
 
 
 def embedded_message(name: str) -> type:
@@ -186,6 +203,16 @@ def deserialize(data: bytes | memoryview, type_name: str) -> object:
     """Embedded message of ``type_name`` decoded from CDR ``data``."""
     name = _full_name(type_name)
     return from_rosbags_func(name)(registry.typestore().deserialize_cdr(data, name))
+
+
+def deserialize_message(data: bytes | memoryview, type_name: str) -> object:
+    """Message of the class ``get_message(type_name)`` gives, decoded from CDR ``data``: under real
+    ROS the generated class decoded by rclpy's own deserializer (array.array for numeric
+    sequences, numpy for fixed arrays, as a subscriber would get it), else an embedded one."""
+    if _embedded():
+        return deserialize(data, type_name)
+    from rclpy.serialization import deserialize_message as real_deserialize
+    return real_deserialize(bytes(data), get_message(type_name))
 
 
 def _full_name(type_name: str) -> str:

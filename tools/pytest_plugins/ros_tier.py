@@ -1,6 +1,7 @@
 """pytest plugin of the ROS tier (tools/test_ros.sh): counts the tests that ran on real rclpy (a
-conformance test's ``ros`` half, and every test of tests/ros/) and fails the run when any test was
-skipped for want of rclpy: the tier exists to run them."""
+conformance test's ``ros`` half, every test of tests/ros/, and the tests of a module that says
+``RUNS_ON_REAL_RCLPY = True``) and fails the run when any test was skipped for want of rclpy: the
+tier exists to run them."""
 from __future__ import annotations
 
 import os
@@ -12,6 +13,7 @@ _NO_RCLPY = 'real rclpy is not importable'
 
 class _Tally:
     def __init__(self):
+        self.real_ids: set[str] = set()
         self.real = 0
         self.other = 0
         self.no_rclpy: list[str] = []
@@ -20,17 +22,24 @@ class _Tally:
         if report.skipped and _NO_RCLPY in str(report.longrepr):
             self.no_rclpy.append(report.nodeid)
         elif report.when == 'call' and not report.skipped:
-            real = '[ros' in report.nodeid or report.nodeid.startswith('tests/ros/')
-            if real:
+            if report.nodeid in self.real_ids:
                 self.real += 1
             else:
                 self.other += 1
 
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            callspec = getattr(item, 'callspec', None)
+            if ((callspec is not None and callspec.params.get('rt') == 'ros')
+                    or getattr(item.module, 'RUNS_ON_REAL_RCLPY', False)
+                    or item.nodeid.startswith('tests/ros/')):
+                self.real_ids.add(item.nodeid)
+
     def pytest_terminal_summary(self, terminalreporter):
         terminalreporter.write_line(
             f'ROS tier: {self.real} tests ran on real rclpy, {self.other} beside them (the '
-            f'embedded half of the conformance suite; message and bag tests on the real '
-            f'classes); {len(self.no_rclpy)} skipped for want of rclpy')
+            f'embedded half of the conformance suite, embedded-only behaviour); '
+            f'{len(self.no_rclpy)} skipped for want of rclpy')
         for nodeid in self.no_rclpy:
             terminalreporter.write_line(f'  skipped for want of rclpy: {nodeid}')
 

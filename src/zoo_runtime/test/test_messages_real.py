@@ -13,7 +13,9 @@ from zoo_runtime import messages
 from zoo_runtime.messages import embedded_message, registry, serialize
 
 serialization = pytest.importorskip(
-    'rclpy.serialization', reason='no real ROS 2 message classes here (the ROS tier has them)')
+    'rclpy.serialization',
+    reason='real rclpy is not importable: no real ROS 2 message classes here (the ROS tier has them)')
+RUNS_ON_REAL_RCLPY = True  # counted as such by the ROS tier (tools/pytest_plugins/ros_tier.py)
 
 WORKSPACE_PACKAGES = ('zoo_interfaces', 'robobo_msgs', 'opencv_apps')
 

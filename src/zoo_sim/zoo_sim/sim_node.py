@@ -457,8 +457,16 @@ class Simulator(Node):
                 time.sleep(wait)
             elif wait < -period:
                 due = time.monotonic()  # behind: slow down, no burst
-            with self._physics_lock:
-                self._free_tick()
+            try:
+                with self._physics_lock:
+                    self._free_tick()
+            except Exception as exc:
+                if not self.context.ok():  # shut down (Ctrl-C) while stepping: done
+                    return
+                # a failing step must not leave the node up with time stopped
+                self.get_logger().error(f'physics stopped: {type(exc).__name__}: {exc}')
+                rclpy.try_shutdown(context=self.context)
+                return
 
     def _free_tick(self) -> None:
         self.physics.advance(1)

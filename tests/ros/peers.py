@@ -1,0 +1,112 @@
+"""Real rclpy peers the ROS-tier tests start as separate processes (`python tests/ros/peers.py`):
+
+    listen OUT SPEC_JSON TIMEOUT   subscribe (raw CDR) to SPEC's topics, print 'ready', collect
+                                   until every topic has its count (or TIMEOUT s), pickle
+                                   {topic: [bytes, ...]} to OUT
+    publish SPEC_JSON              wait until each topic has a subscriber, then publish a known
+                                   sequence (see `sequence`) and wait until it is acknowledged
+
+SPEC_JSON: [[topic, type, count, durability], ...]; durability 'transient_local' or 'volatile'.
+A process of its own per peer: the test's domain comes from its environment, and rclpy's
+context never mixes with the test process's.
+"""
+from __future__ import annotations
+
+import json
+import math
+import pickle
+import sys
+import time
+
+import rclpy
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rosidl_runtime_py.utilities import get_message
+
+
+def qos(durability: str, depth: int = 0) -> QoSProfile:
+    keep = HistoryPolicy.KEEP_LAST if depth else HistoryPolicy.KEEP_ALL
+    return QoSProfile(history=keep, depth=depth or 1, reliability=ReliabilityPolicy.RELIABLE,
+                      durability=DurabilityPolicy.TRANSIENT_LOCAL
+                      if durability == 'transient_local' else DurabilityPolicy.VOLATILE)
+
+
+def listen(out: str, spec: list, timeout: float) -> int:
+    rclpy.init()
+    node = rclpy.create_node('bag_listener')
+    got: dict[str, list[bytes]] = {t: [] for t, *_ in spec}
+    for topic, type_name, _count, durability in spec:
+        node.create_subscription(get_message(type_name), topic,
+                                 lambda raw, t=topic: got[t].append(bytes(raw)),
+                                 qos(durability), raw=True)
+    print('ready', flush=True)
+    end = time.monotonic() + timeout
+    want = {t: n for t, _, n, _ in spec}
+    while time.monotonic() < end and any(len(got[t]) < n for t, n in want.items()):
+        rclpy.spin_once(node, timeout_sec=0.05)
+    for _ in range(20):  # anything beyond the expected count is an error the test must see
+        rclpy.spin_once(node, timeout_sec=0.01)
+    with open(out, 'wb') as f:
+        pickle.dump(got, f)
+    node.destroy_node()
+    rclpy.shutdown()
+    return 0
+
+
+def sequence(type_name: str, i: int):
+    """The i-th message a `publish` peer sends on a topic of ``type_name``: values the test
+    recomputes (JointState positions, Odometry x, a RobotMetrics with a NaN)."""
+    msg = get_message(type_name)()
+    stamp = (i // 10, (i % 10) * 100_000_000)
+    if hasattr(msg, 'header'):
+        msg.header.stamp.sec, msg.header.stamp.nanosec = stamp
+        msg.header.frame_id = 'odom' if type_name.endswith('Odometry') else ''
+    if type_name == 'sensor_msgs/msg/JointState':
+        msg.name = ['HeadYaw', 'LHipPitch', 'LKneePitch']
+        msg.position = [0.01 * i, -0.02 * i, 0.03 * i]
+        msg.velocity = [0.0, 0.0, float(i)]
+    elif type_name == 'nav_msgs/msg/Odometry':
+        msg.child_frame_id = 'base_link'
+        msg.pose.pose.position.x = 0.05 * i
+        msg.pose.pose.position.y = -0.01 * i
+        msg.pose.pose.position.z = 0.3
+        msg.pose.pose.orientation.w = 1.0
+    elif type_name == 'zoo_interfaces/msg/RobotMetrics':
+        msg.robot = 'nao'
+        msg.drift_xy = 0.1 * i
+        msg.base_end = [0.05 * i, 0.0, 0.3]
+        msg.fell_at = math.nan
+        msg.joints = 3
+    return msg
+
+
+def publish(spec: list, timeout: float = 60.0) -> int:
+    rclpy.init()
+    node = rclpy.create_node('bag_talker')
+    pubs = [(topic, type_name, n, node.create_publisher(get_message(type_name), topic,
+                                                        qos(durability, depth=1000)))
+            for topic, type_name, n, durability in spec]
+    end = time.monotonic() + timeout
+    while any(p.get_subscription_count() == 0 for *_, p in pubs):
+        if time.monotonic() > end:
+            print('publish: no subscriber appeared', file=sys.stderr)
+            return 1
+        rclpy.spin_once(node, timeout_sec=0.05)
+    time.sleep(0.5)  # the recorder's subscription is matched on both sides
+    for i in range(max(n for _, _, n, _ in pubs)):
+        for topic, type_name, n, pub in pubs:
+            if i < n:
+                pub.publish(sequence(type_name, i))
+        time.sleep(0.01)
+    for *_, pub in pubs:
+        pub.wait_for_all_acked()
+    time.sleep(0.5)
+    node.destroy_node()
+    rclpy.shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    cmd, *args = sys.argv[1:]
+    if cmd == 'listen':
+        sys.exit(listen(args[0], json.loads(args[1]), float(args[2])))
+    sys.exit(publish(json.loads(args[0])))

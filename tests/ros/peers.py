@@ -6,6 +6,12 @@
     publish SPEC_JSON              wait until each topic has a subscriber, then publish a known
                                    sequence (see `sequence`) and wait until it is acknowledged
 
+    command ROBOT JOINT VELOCITY SECONDS
+                                   read /ROBOT/joint_states, command JOINT at VELOCITY rad/s on
+                                   /ROBOT/joint_commands for SECONDS (wall), print JSON: the
+                                   joint's position and stamp before, at the end, and how
+                                   many commands went out
+
 SPEC_JSON: [[topic, type, count, durability], ...]; durability 'transient_local' or 'volatile'.
 A process of its own per peer: the test's domain comes from its environment, and rclpy's
 context never mixes with the test process's.
@@ -105,8 +111,50 @@ def publish(spec: list, timeout: float = 60.0) -> int:
     return 0
 
 
+def command(robot: str, joint: str, velocity: float, seconds: float,
+            timeout: float = 90.0) -> int:
+    """A ROS user's node: the robot's state in, a velocity command out (default QoS)."""
+    from sensor_msgs.msg import JointState
+    rclpy.init()
+    node = rclpy.create_node('zoo_commander')
+    last: list = []
+    node.create_subscription(JointState, f'/{robot}/joint_states',
+                             lambda m: last.append(m) if joint in m.name else None, 10)
+    pub = node.create_publisher(JointState, f'/{robot}/joint_commands', 10)
+    end = time.monotonic() + timeout
+    while not last or pub.get_subscription_count() == 0:
+        if time.monotonic() > end:
+            print(f'command: no /{robot}/joint_states with {joint} or no subscriber of '
+                  f'/{robot}/joint_commands in {timeout:g} s', file=sys.stderr)
+            return 1
+        rclpy.spin_once(node, timeout_sec=0.05)
+
+    def state():
+        m = last[-1]
+        stamp = m.header.stamp.sec + m.header.stamp.nanosec * 1e-9
+        return m.position[list(m.name).index(joint)], stamp
+
+    before = state()
+    sent = 0
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        pub.publish(JointState(name=[joint], velocity=[velocity]))
+        sent += 1
+        rclpy.spin_once(node, timeout_sec=0.02)
+    pub.publish(JointState(name=[joint], velocity=[0.0]))
+    for _ in range(10):
+        rclpy.spin_once(node, timeout_sec=0.02)
+    after = state()
+    print(json.dumps({'before': before, 'after': after, 'sent': sent, 'states': len(last)}))
+    node.destroy_node()
+    rclpy.shutdown()
+    return 0
+
+
 if __name__ == '__main__':
     cmd, *args = sys.argv[1:]
     if cmd == 'listen':
         sys.exit(listen(args[0], json.loads(args[1]), float(args[2])))
+    if cmd == 'command':
+        sys.exit(command(args[0], args[1], float(args[2]), float(args[3])))
     sys.exit(publish(json.loads(args[0])))

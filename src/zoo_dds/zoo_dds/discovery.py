@@ -31,6 +31,7 @@ def rmw_config(environ: Mapping[str, str] = os.environ) -> str:
     """The Cyclone configuration rmw_cyclonedds would use here: its discovery fragment, a
     comma, then ``CYCLONEDDS_URI`` (Cyclone ignores an empty fragment)."""
     scope = discovery_range(environ)
+    uri = environ.get('CYCLONEDDS_URI', '')
     peers = [p for p in environ.get('ROS_STATIC_PEERS', '').split(';') if p.strip()]
     if scope == 'LOCALHOST':
         peers = ['localhost', *peers]
@@ -39,7 +40,14 @@ def rmw_config(environ: Mapping[str, str] = os.environ) -> str:
     fragment = ''
     if scope != 'SYSTEM_DEFAULT':
         fragment = '<CycloneDDS><Domain>'
-        if scope in ('LOCALHOST', 'OFF'):
+        if scope == 'LOCALHOST' and 'NetworkInterface' not in uri:
+            # beyond rmw's fragment: on the loopback interface (unless CYCLONEDDS_URI picks
+            # one). cyclonedds 11 (pip) on the default interface never received the SPDP a ROS
+            # 2 node (Cyclone 0.10.5) started after it sends to localhost, so `ros2 node list`
+            # missed a run (measured here)
+            fragment += ('<General><Interfaces><NetworkInterface address="127.0.0.1"/>'
+                         '</Interfaces><AllowMulticast>false</AllowMulticast></General>')
+        elif scope in ('LOCALHOST', 'OFF'):
             fragment += '<General><AllowMulticast>false</AllowMulticast></General>'
         if scope == 'OFF':
             fragment += ('<Discovery><ParticipantIndex>none</ParticipantIndex>'
@@ -51,4 +59,4 @@ def rmw_config(environ: Mapping[str, str] = os.environ) -> str:
             fragment += '<Peers>' + ''.join(f'<Peer address="{p.strip()}"/>' for p in peers) + \
                 '</Peers>'
         fragment += '</Discovery></Domain></CycloneDDS>,'
-    return fragment + environ.get('CYCLONEDDS_URI', '')
+    return fragment + uri

@@ -8,9 +8,9 @@
 
     command ROBOT JOINT VELOCITY SECONDS
                                    read /ROBOT/joint_states, command JOINT at VELOCITY rad/s on
-                                   /ROBOT/joint_commands for SECONDS (wall), print JSON: the
-                                   joint's position and stamp before, at the end, and how
-                                   many commands went out
+                                   /ROBOT/joint_commands until it has moved for SECONDS of sim
+                                   time, print JSON: the joint's (position, stamp) at the start,
+                                   once moving and at the end, and how many commands went out
 
 SPEC_JSON: [[topic, type, count, durability], ...]; durability 'transient_local' or 'volatile'.
 A process of its own per peer: the test's domain comes from its environment, and rclpy's
@@ -134,18 +134,30 @@ def command(robot: str, joint: str, velocity: float, seconds: float,
         stamp = m.header.stamp.sec + m.header.stamp.nanosec * 1e-9
         return m.position[list(m.name).index(joint)], stamp
 
-    before = state()
+    # DDS matches the two ends independently: commands sent before the simulator's reader has
+    # matched this writer are lost (volatile), so the measurement starts once the joint moves,
+    # then runs for SECONDS of sim time (no wall-clock assumption on a loaded machine)
+    first = state()
+    before = after = None
     sent = 0
-    stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
         pub.publish(JointState(name=[joint], velocity=[velocity]))
         sent += 1
         rclpy.spin_once(node, timeout_sec=0.02)
+        now = state()
+        if before is None and abs(now[0] - first[0]) > 0.02:
+            before = now
+        elif before is not None and now[1] - before[1] >= seconds:
+            after = now
+            break
     pub.publish(JointState(name=[joint], velocity=[0.0]))
-    for _ in range(10):
-        rclpy.spin_once(node, timeout_sec=0.02)
-    after = state()
-    print(json.dumps({'before': before, 'after': after, 'sent': sent, 'states': len(last)}))
+    if after is None:
+        print(f'command: {joint} did not move for {seconds:g} s of sim time within '
+              f'{timeout:g} s: first {first}, moving from {before}', file=sys.stderr)
+        return 1
+    print(json.dumps({'first': first, 'before': before, 'after': after, 'sent': sent,
+                      'states': len(last)}))
     node.destroy_node()
     rclpy.shutdown()
     return 0

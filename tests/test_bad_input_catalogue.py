@@ -174,6 +174,7 @@ BAD: dict[str, tuple[str | None, list[str], list[str]]] = {
     'bag_repair_missing': (None, ['bag', 'repair', '{tmp}/no_bag'], ['no_bag']),
     'bag_info_of_a_file': (None, ['bag', 'info', '{tmp}/a_file'], ['a_file']),
     'bag_info_of_a_run_folder': (None, ['bag', 'info', '{tmp}/earlier'], ['earlier']),
+    'bag_report_missing': (None, ['bag', 'report', '{tmp}/no_bag'], ['no_bag']),
 }
 
 

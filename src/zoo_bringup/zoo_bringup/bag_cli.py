@@ -2,6 +2,8 @@
 
     robozoo bag info PATH      topics, types, message counts, duration; complete or unfinished
     robozoo bag repair PATH    make an unfinished bag readable (the torn original is kept)
+    robozoo bag report PATH [--output DIR]
+                               plots of a bag (run --report's), also of a `ros2 bag record` one
 
 Errors print one line ``robozoo bag: error: ...`` and return 2.
 """
@@ -32,6 +34,10 @@ def _parser() -> argparse.ArgumentParser:
     info.add_argument('path', type=Path, help='the bag directory')
     repair = sub.add_parser('repair', help='make an unfinished bag readable (keeps the original)')
     repair.add_argument('path', type=Path, help='the bag directory')
+    report = sub.add_parser('report', help="plots of a bag (run --report's; any rosbag2 bag)")
+    report.add_argument('path', type=Path, help='the bag directory')
+    report.add_argument('--output', type=Path, help='folder for the PNGs (default: the folder '
+                        'holding the bag)')
     return p
 
 
@@ -74,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.cmd == 'info':
             print(format_info(bag_info(args.path)))
+        elif args.cmd == 'report':
+            from .report import write_bag_report
+            made = write_bag_report(args.path, args.output)
+            print('\n'.join(str(p) for p in made) or f'{args.path}: nothing to plot (no '
+                  '/<robot>/odometry/ground_truth topic, no summary.json naming robots)')
         else:
             print(repair_bag(args.path))
     except (BagError, OSError) as err:

@@ -63,6 +63,7 @@ def main(argv: list[str]) -> int:
     from zoo_dds.control import ControlChannel, body
     from zoo_dds.lockstep_dds import serve
     from zoo_dds.process_link import ProcessLink, endpoints
+    from zoo_dds.ros_graph import GraphAnnouncer
     from zoo_dds.transport import close, domain_id_from_env, participant
     parent = os.getppid()
 
@@ -72,7 +73,7 @@ def main(argv: list[str]) -> int:
 
     dp = participant(domain_id_from_env())
     channel = ControlChannel(dp, run_id, parent=False)
-    run = link = None
+    run = link = graph = None
     try:
         channel.wait_matched(1, 120.0, alive)
         try:
@@ -92,6 +93,7 @@ def main(argv: list[str]) -> int:
         plan = body(msg)
         plans, topics = plan['plans'], plan['topics']
         link = ProcessLink(run.context, dp, plans[proc], topics, run.executor, proc)
+        graph = GraphAnnouncer(dp, run.context, [node], link)  # `ros2 node list` sees it
         link.wait_matched(120.0, alive)
         link.replay_latched()
         ids = {t: i for i, t in enumerate(topics)}
@@ -114,6 +116,8 @@ def main(argv: list[str]) -> int:
             return 1
         return 0
     finally:
+        if graph is not None:
+            graph.close()
         if link is not None:
             link.close()
         if run is not None:

@@ -65,7 +65,7 @@ class RemoteNode:
 class ProcessScenarioRun(ScenarioRun):
     def __init__(self, sc, **kwargs):
         self._children: list[tuple[str, subprocess.Popen]] = []
-        self._dp = self._channel = self._link = self.coordinator = None
+        self._dp = self._channel = self._link = self.coordinator = self._graph = None
         self._has_sim = sc.has_simulator
         super().__init__(sc, **kwargs)
 
@@ -112,6 +112,9 @@ class ProcessScenarioRun(ScenarioRun):
         plans, topics = self._plan(endpoints, record)
         from zoo_dds.process_link import ProcessLink
         self._link = ProcessLink(self.context, self._dp, plans[0], topics, self.executor, 0)
+        from zoo_dds.ros_graph import GraphAnnouncer  # `ros2 node list` sees this process
+        self._graph = GraphAnnouncer(self._dp, self.context, list(self.nodes.values()),
+                                     self._link)
         channel.send('plan', body={'plans': plans, 'topics': topics})
         self._link.wait_matched(START_TIMEOUT_S, self._alive)
         self._link.replay_latched()
@@ -133,10 +136,13 @@ class ProcessScenarioRun(ScenarioRun):
         return mine
 
     def _plan(self, endpoints: list[dict], record) -> tuple[list[dict], list[str]]:
-        from zoo_dds.bridge_node import DEFAULT_PUBLISH
+        from zoo_dds.bridge_node import DEFAULT_PUBLISH, DEFAULT_SUBSCRIBE
         from zoo_dds.process_plan import PlanError, make_plan, topic_table
         visible = {t.replace('{robot}', r.name) for t in DEFAULT_PUBLISH
                    for r in self.scenario.robots} | {'/tf', '/tf_static', '/clock'}
+        # what a ROS 2 node may command, as through the bridge (/<robot>/joint_commands)
+        peer_inputs = {t.replace('{robot}', r.name) for t in DEFAULT_SUBSCRIBE
+                       for r in self.scenario.robots}
         extra = {}
         if record:  # the recorder here sees what the children publish
             wanted = record if isinstance(record, list) else default_record_topics(self.scenario)
@@ -146,7 +152,7 @@ class ProcessScenarioRun(ScenarioRun):
                         extra[topic] = {'type': e['pubs'][topic]['type'],
                                         'qos': e['pubs'][topic]['qos']}
         try:
-            plans = make_plan(endpoints, visible, extra)
+            plans = make_plan(endpoints, visible, extra, peer_inputs)
         except PlanError as exc:
             raise ScenarioError(f'--processes: {exc}') from None
         return plans, topic_table(plans)
@@ -221,6 +227,9 @@ class ProcessScenarioRun(ScenarioRun):
                 except subprocess.TimeoutExpired:
                     popen.kill()
                     popen.wait()
+        if self._graph is not None:
+            self._graph.close()
+            self._graph = None
         if self._link is not None:
             self._link.close()
             self._link = None

@@ -36,6 +36,19 @@ def write_report(output_dir: str | Path) -> list[Path]:
     return files
 
 
+def write_bag_report(bag: str | Path, output_dir: str | Path | None = None) -> list[Path]:
+    """The bag plots of ``write_report`` for any rosbag2 bag (``robozoo bag report``: one that
+    ``ros2 bag record`` wrote, MCAP or sqlite3, as well as ours), into ``output_dir`` (default:
+    the folder holding the bag, where ``run --report`` puts them). Robots: the run's
+    summary.json beside the bag, else the bag's ``/<robot>/odometry/ground_truth`` topics."""
+    bag = Path(bag)
+    if not (bag / 'metadata.yaml').is_file():
+        raise FileNotFoundError(f'report: {bag} is not a rosbag2 bag (no metadata.yaml)')
+    out = bag.resolve().parent if output_dir is None else Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    return _bag_plots(out, bag, _summary_robots(bag.resolve().parent / 'summary.json'))
+
+
 def _summary_robots(path: Path) -> list[str] | None:
     if not path.is_file():
         return None

@@ -91,3 +91,15 @@ def test_service_samples_are_the_request_header_then_the_runtime_cdr():
                                                                         'Response')
     assert service_topics('/nao/start_walk') == ('rq/nao/start_walkRequest',
                                                  'rr/nao/start_walkReply')
+
+
+def test_a_peer_input_no_process_writes_is_read_from_dds_where_subscribed():
+    sim = _e(subs=[('/r/joint_commands', JS, REL), ('/r/joint_targets', JS, REL)])
+    ctrl = _e(pubs=[('/r/joint_targets', JS, REL)])
+    plans = make_plan([sim, ctrl], peer_inputs={'/r/joint_commands', '/r/joint_targets',
+                                                '/r/unused'})
+    # a ROS 2 node's commands: read from DDS, at the subscription's QoS; a topic the run carries
+    # between its processes already has a reader; nothing for what no one subscribes
+    assert plans[0]['peer'] == {'/r/joint_commands': {'type': JS, 'qos': REL}}
+    assert 'peer' not in plans[1] and '/r/joint_commands' not in topic_table(plans)
+    assert make_plan([sim, ctrl]) == [{k: v for k, v in p.items() if k != 'peer'} for p in plans]

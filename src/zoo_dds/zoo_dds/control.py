@@ -34,8 +34,12 @@ class Control(IdlStruct, typename='robozoo::Control'):
     body: str
 
 
+# USER_DATA: a ROS 2 tool on the domain parses every endpoint's USER_DATA for a type hash and
+# warns, on each call, about one it cannot parse (rmw_cyclonedds rmw_node.cpp, jazzy:
+# handle_builtintopic_endpoint); a key without "typehash" parses as "no hash", quietly
+# (rmw_dds_common qos.cpp parse_type_hash_from_user_data)
 CONTROL_QOS = Qos(Policy.Reliability.Reliable(duration(seconds=10)), Policy.History.KeepAll,
-                  Policy.Durability.Volatile)
+                  Policy.Durability.Volatile, Policy.Userdata(data=b'robozoo=control;'))
 
 
 class ChannelTimeout(TimeoutError):

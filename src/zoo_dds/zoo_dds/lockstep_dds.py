@@ -48,6 +48,8 @@ class ProcessLockstepExecutor(LockstepExecutor):
 
     def _work_at_now(self) -> None:
         coordinator = self.coordinator
+        if coordinator is not None:  # a ROS 2 node's commands, at the first tick after them
+            coordinator.link.deliver_peers(self.clock_at_now)
         if coordinator is not None and self._last_clock_ns != self._now and \
                 coordinator.work_at(self._now):
             self._publish_clock(self._now)  # /clock as in-process: ticks with work anywhere
@@ -179,7 +181,8 @@ def serve(executor: ChildLockstepExecutor, channel: ControlChannel, link, proc: 
                 executor.spin_until(t)  # to t: the timers due at t run
             orders = tick['orders']
             orders.pop(str(proc), None)
-            if link.deliver(orders, TIMEOUT_S, alive, executor.clock_at_now):
+            peers = link.deliver_peers(executor.clock_at_now)  # at its rounds only
+            if link.deliver(orders, TIMEOUT_S, alive, executor.clock_at_now) or peers:
                 executor.spin_until(t)  # settle at t
             channel.send('ack', proc, t, msg.round,
                          {'order': link.take_order(read_by_others), 'next_due': next_due()})

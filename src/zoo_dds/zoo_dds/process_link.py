@@ -94,6 +94,12 @@ class ProcessLink:
                 continue
             self.proxies[key] = proxy = self._proxy(key, info)
             self.sinks[key] = proxy.publish
+        # a ROS 2 node's commands (plan 'peer'): the subscription's own QoS; taken at every tick
+        # of this process (deliver_peers), as no lockstep round announces them
+        self.peer_readers: dict[str, RawReader] = {}
+        for key, info in plan.get('peer', {}).items():
+            self.peer_readers[key] = _open(RawReader, dp, key, info, info['qos'], writer=False)
+            self.proxies[key] = self._proxy(key, info)
         if any(k.startswith((REQUEST, REPLY)) for k in {*plan['in'], *plan['out']}):
             from .service_link import link_services
             self._helper = link_services(self, executor, proc)
@@ -182,6 +188,25 @@ class ProcessLink:
         self.received += len(sequence)
         return len(sequence)
 
+    def deliver_peers(self, before: Callable[[], None] = lambda: None) -> int:
+        """Publish in-process what DDS peers (ROS 2 nodes) wrote on the peer topics since the
+        last call; ``before()`` runs first when there is something (the tick's /clock). They
+        arrive at whichever tick takes them: a run a peer commands is not deterministic."""
+        n = 0
+        for key, reader in self.peer_readers.items():
+            samples = reader.take(256)
+            if samples and not n:
+                before()
+            self._delivering = True
+            try:
+                for cdr in samples:
+                    self.proxies[key].publish(cdr)
+            finally:
+                self._delivering = False
+            n += len(samples)
+        self.received += n
+        return n
+
     def _take_until(self, need: dict[str, int], timeout_s: float, alive) -> None:
         end = None
         while True:
@@ -214,6 +239,7 @@ class ProcessLink:
             self._helper.destroy_node()
             self._helper = None
         self.readers.clear()
+        self.peer_readers.clear()
         self.writers.clear()
 
 

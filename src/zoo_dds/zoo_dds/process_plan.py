@@ -32,11 +32,14 @@ def matches(pub_qos: dict, sub_qos: dict) -> bool:
 
 
 def make_plan(endpoints: list[dict], visible: set[str] = frozenset(),
-              extra_reads: dict[str, dict] | None = None) -> list[dict]:
+              extra_reads: dict[str, dict] | None = None,
+              peer_inputs: set[str] = frozenset()) -> list[dict]:
     """Per process: ``{'out': {topic: info}, 'in': {topic: {'type', 'qos' (the first remote
     writer's), 'from': [procs]}}, 'readers': {topic: n}}``; ``readers`` counts the remote
     processes reading each out topic (for the discovery wait). ``extra_reads`` are topics process
-    0 reads although no node of it subscribes (the bag recorder's)."""
+    0 reads although no node of it subscribes (the bag recorder's). ``peer_inputs``: topics a
+    DDS peer (a ROS 2 node) may command; a process subscribing one that no process of the run
+    writes reads it from DDS too (``peer``: {topic: {'type', 'qos'}}, only when there is one)."""
     _check_types(endpoints)
     subs = [dict(e['subs']) for e in endpoints]
     for topic, info in (extra_reads or {}).items():
@@ -56,6 +59,11 @@ def make_plan(endpoints: list[dict], visible: set[str] = frozenset(),
             for q in writers:
                 plans[q]['out'].setdefault(topic, endpoints[q]['pubs'][topic])
                 plans[q]['readers'][topic] = plans[q]['readers'].get(topic, 0) + 1
+    for p, e in enumerate(endpoints):
+        for topic in sorted(peer_inputs):
+            if topic in e['subs'] and topic not in plans[p]['in']:
+                sub = e['subs'][topic]
+                plans[p].setdefault('peer', {})[topic] = {'type': sub['type'], 'qos': sub['qos']}
     for topic in visible:
         for q, e in enumerate(endpoints):
             if topic in e['pubs'] and (topic != CLOCK or q == 0):

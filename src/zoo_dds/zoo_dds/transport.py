@@ -9,16 +9,18 @@ generated IdlStruct (:mod:`.idl_types`) so the type name and type information ar
 from __future__ import annotations
 
 import os
+import threading
 from typing import Callable
 
 from cyclonedds._clayer import ddspy_take, ddspy_write
 from cyclonedds.core import DDSException, Entity, InstanceState, SampleState, ViewState
 from cyclonedds.domain import Domain, DomainParticipant
 from cyclonedds.pub import DataWriter
-from cyclonedds.qos import Qos
+from cyclonedds.qos import Policy, Qos
 from cyclonedds.sub import DataReader
 from cyclonedds.topic import Topic
 
+from .discovery import rmw_config
 from .idl_types import idl_struct
 from .names import dds_topic
 
@@ -56,25 +58,57 @@ def domain_id_from_env(default: int = 0) -> int:
     return int(text) if text else default
 
 
+# rmw_cyclonedds' participant USER_DATA (ros2/rmw_cyclonedds rmw_node.cpp, jazzy:
+# "enclave=<enclave>;"): ROS 2's graph takes a participant's enclave from it
+ENCLAVE_USER_DATA = b'enclave=/;'
+_domains: dict[int, list] = {}  # domain id -> [Domain or None, participants]; rmw's refcount
+_domains_lock = threading.Lock()
+
+
 def participant(domain_id: int, config: str = '') -> DomainParticipant:
-    """A participant on ``domain_id``; ``config`` (Cyclone XML or a file:// URI) replaces
-    ``CYCLONEDDS_URI`` for this domain when given."""
+    """A participant on ``domain_id`` with the discovery a ROS 2 node (rmw_cyclonedds) would
+    use here (:mod:`.discovery`); ``config`` (Cyclone XML or a file:// URI) replaces
+    ``CYCLONEDDS_URI`` for this domain when given. Participants of one domain in one process
+    share its configuration, as rmw_cyclonedds' do: the first one sets it."""
     if not 0 <= domain_id <= 232:
         raise ValueError(f'domain id {domain_id}: expected 0..232 (ROS_DOMAIN_ID)')
-    if config:
-        domain = Domain(domain_id, config)
-        dp = DomainParticipant(domain_id)
-        dp._zoo_domain = domain  # keep the configured domain alive with the participant
-        return dp
-    return DomainParticipant(domain_id)
+    env = dict(os.environ, CYCLONEDDS_URI=config) if config else os.environ
+    with _domains_lock:
+        entry = _domains.get(domain_id)
+        if entry is None:
+            try:
+                domain = Domain(domain_id, rmw_config(env))
+            except DDSException:  # made outside this module (a plain DomainParticipant)
+                domain = None
+            entry = _domains[domain_id] = [domain, 0]
+        entry[1] += 1
+    try:
+        dp = DomainParticipant(domain_id, qos=Qos(Policy.Userdata(data=ENCLAVE_USER_DATA)))
+    except BaseException:
+        _release(domain_id)
+        raise
+    dp._zoo_domain_id = domain_id
+    return dp
+
+
+def _release(domain_id: int) -> None:
+    with _domains_lock:
+        entry = _domains[domain_id]
+        entry[1] -= 1
+        if entry[1] == 0:
+            del _domains[domain_id]
+            if entry[0] is not None:
+                Entity.__del__(entry[0])
 
 
 def close(dp: DomainParticipant) -> None:
-    """Delete ``dp`` and everything it holds now (not at garbage collection)."""
+    """Delete ``dp`` and everything it holds now (not at garbage collection); the domain goes
+    with its last participant of ours."""
     Entity.__del__(dp)
-    domain = getattr(dp, '_zoo_domain', None)
-    if domain is not None:
-        Entity.__del__(domain)
+    domain_id = getattr(dp, '_zoo_domain_id', None)
+    if domain_id is not None:
+        dp._zoo_domain_id = None
+        _release(domain_id)
 
 
 def pad4(data: bytes) -> bytes:

@@ -21,16 +21,19 @@ random.Random(os.getpid()).shuffle(_DOMAINS)
 
 
 @pytest.fixture
-def ros_env(tmp_path) -> dict[str, str]:
-    """The environment of this shell with a DDS domain and a ROS log folder of this test's own."""
+def ros_env(tmp_path):
+    """The environment of this shell with a DDS domain and a ROS log folder of this test's own.
+    A `ros2` daemon that a CLI call started in that domain is stopped afterwards."""
     domain = _DOMAINS.pop()
     _DOMAINS.insert(0, domain)
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain), ROS_LOG_DIR=str(tmp_path / 'ros_log'),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', PYTHONUNBUFFERED='1')
-    return env
+    yield env
+    ros2(env, 'daemon', 'stop')
 
 
 def ros2(env: dict[str, str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """One `ros2 ...` CLI call (no daemon: each call discovers the graph itself)."""
+    """One `ros2 ...` CLI call (list verbs take ``--no-daemon``: each call then discovers the
+    graph itself)."""
     return subprocess.run(['ros2', *args], env=env, capture_output=True, text=True,
                           timeout=timeout)

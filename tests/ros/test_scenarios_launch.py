@@ -3,86 +3,117 @@
 domain of its own) runs a few simulated seconds with the same outcome as the embedded run of the
 same scenario, `ros2 node list` shows every node of the scenario, and Ctrl-C stops it cleanly.
 
-The outcome is the simulator's metrics observer (/<robot>/metrics under ROS, summary.json's robots
-embedded) at the same sim time: the base's displacement and whether the robot fell. Under ROS the
-controllers run in their own processes and their commands reach the motors a step or two later than
-in lockstep, so walks and trots agree within the tolerances below, not bitwise; the simulator holds
-sim time at 0 until every node is ready, so both worlds start their controllers at t = 0."""
+The outcome is the robot's base in the world (ground truth) in both worlds:
+- a robot that moves in the embedded run: how far its base gets in MOVE seconds from the instant
+  it starts to move (5 mm from where it stood). Under ROS the controllers start in their own
+  processes and prepare (a walk plan, leg IK, a map) while sim time already runs, so a motion can
+  start later than in lockstep; from its start on it must be the same motion. Their commands also
+  reach the motors a step or two later than in lockstep, so the distances agree within the
+  tolerances below, not bitwise.
+- a robot at rest (stands, servers waiting for a client): its drift after REST seconds, both
+  within a millimetre, and neither falls."""
 from __future__ import annotations
 
-import json
 import math
 import os
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import WS, ros2
 from launched import LaunchedScenario
 from zoo_bringup.scenario import list_scenarios
+from zoo_runtime.bag import read_bag
 
-# scenario family -> (sim seconds, absolute tolerance m, relative tolerance) on the displacement
-FAMILIES = {
-    'stand': (3.0, 0.001, 0.0),      # at rest both: drift within a millimetre
-    'walk': (4.0, 0.04, 0.15),       # the Nao's walks: 0.2-0.4 m in 4 s
-    'trot': (3.0, 0.08, 0.15),       # the Go1 tracking its plan: ~0.8 m in 3 s
-    'navigation': (4.0, 0.03, 0.25),  # the HOAP-2's strides toward its first waypoint
-    'robobo': (3.0, 0.02, 0.10),
-    'snake': (3.0, 0.03, 0.30),
-    'server': (3.0, 0.002, 0.0),     # waits for a client (robobopy, the Unitree SDK, DDS peers)
+REST = 3.0      # sim seconds a resting robot is watched
+ONSET = 0.005   # m from the first pose: the motion has started
+# family -> (sim seconds of motion compared, absolute tolerance m, relative tolerance)
+MOVE = {
+    'walk': (3.0, 0.03, 0.15),        # the Nao's walks: ~0.3 m in 3 s
+    'trot': (2.5, 0.05, 0.20),        # the Go1 tracking its plan: ~0.8 m
+    'navigation': (3.0, 0.03, 0.25),  # the HOAP-2's keyframe strides
+    'robobo': (2.0, 0.01, 0.10),
+    'snake': (3.0, 0.02, 0.30),
 }
 
 
 def family(scenario: str) -> str:
-    if scenario.endswith('_stand'):
-        return 'stand'
-    if scenario in ('nao_walk', 'nao_wave_walk'):
+    if scenario in ('nao_walk', 'nao_wave_walk', 'nao_gait_search'):
         return 'walk'
-    if scenario.startswith('go1_trot'):
-        return 'trot'
-    if scenario.startswith('hoap2_navigation'):
-        return 'navigation'
-    if scenario.startswith('snake_'):
-        return 'snake'
-    if scenario.startswith('robobo_') and 'remote' not in scenario:
-        return 'robobo'
-    return 'server'
+    for prefix, fam in (('go1_trot', 'trot'), ('hoap2_navigation', 'navigation'),
+                        ('snake_', 'snake'), ('robobo_', 'robobo')):
+        if scenario.startswith(prefix):
+            return fam
+    return 'rest'
 
 
 SCENARIOS = sorted(s for s in list_scenarios() if s != 'talker_listener')
 
 
-def embedded_robots(scenario: str, duration: float, tmp_path) -> dict:
+def embedded_tracks(scenario: str, robots: list[str], duration: float, tmp_path) -> dict:
+    """Each robot's (t, x, y) over an embedded run of ``duration`` sim seconds."""
     out = tmp_path / 'embedded'
     env = {k: v for k, v in os.environ.items() if k != 'ZOO_RUNTIME'}
+    topics = [f'/{r}/odometry/ground_truth' for r in robots]
     run = subprocess.run([str(WS / 'bin' / 'robozoo'), 'run', scenario, '--duration',
-                          str(duration), '--quiet', '--output', str(out)], env=env,
-                         capture_output=True, text=True, timeout=600)
+                          str(duration), '--quiet', '--output', str(out), '--record', *topics],
+                         env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stderr[-3000:]
-    return json.loads((out / 'summary.json').read_text())['robots']
+    bag = read_bag(out / 'bag', topics)
+    return {r: np.column_stack([bag[t]['header.stamp'], bag[t]['pose.pose.position.x'],
+                                bag[t]['pose.pose.position.y']])
+            for r, t in zip(robots, topics)}
 
 
-def displacement(base_start, base_end) -> float:
-    return math.dist(base_start[:2], base_end[:2])
+def onset(track: np.ndarray) -> float | None:
+    moved = np.hypot(*(track[:, 1:] - track[0, 1:]).T) > ONSET
+    return float(track[np.argmax(moved), 0]) if moved.any() else None
+
+
+def travel(track: np.ndarray, t0: float, seconds: float) -> float:
+    """Distance in the plane from the pose at ``t0`` to the pose ``seconds`` later."""
+    at = [np.array([np.interp(t, track[:, 0], track[:, k]) for k in (1, 2)])
+          for t in (t0, t0 + seconds)]
+    return float(np.hypot(*(at[1] - at[0])))
 
 
 @pytest.mark.parametrize('scenario', SCENARIOS)
 def test_scenario_under_ros2_launch_matches_the_embedded_run(scenario, ros_env, tmp_path):
-    seconds, abs_tol, rel_tol = FAMILIES[family(scenario)]
-    expected = embedded_robots(scenario, seconds, tmp_path)
+    fam = family(scenario)
+    seconds, abs_tol, rel_tol = MOVE.get(fam, (REST, 0.001, 0.0))
     run = LaunchedScenario(scenario, ros_env, tmp_path / 'launch.log')
+    robots = run.robots
+    expected = embedded_tracks(scenario, robots, REST + seconds + 1.0, tmp_path)
     try:
-        run.wait_sim_time(seconds + 0.2, wall_timeout=120 + 4 * seconds)
+        starts = {r: onset(expected[r]) for r in robots}
+        moving = [r for r in robots if starts[r] is not None]
+        assert fam == 'rest' or moving, f'{scenario}: nothing moved in the embedded run'
+        run.wait_sim_time(REST, wall_timeout=180)
         nodes = ros2(ros_env, 'node', 'list', '--no-daemon').stdout.split()
         missing = [n for n in run.node_names if n not in nodes]
         assert not missing, f'ros2 node list: {nodes}, missing {missing}'
-        for robot, want in expected.items():
-            got = run.metrics_at(robot, seconds)
-            d_ros = displacement(got.base_start, got.base_end)
-            d_emb = displacement(want['base_start'], want['base_end'])
-            assert got.fell == want['fell'], (robot, got.fell, want['fell'])
+        for robot in robots:
+            if starts[robot] is None:  # at rest embedded: at rest under ROS
+                got = np.array(run.base_xy[robot])
+                assert len(got), f'no /{robot}/odometry/ground_truth:\n{run.output()[-3000:]}'
+                assert travel(got, got[0, 0], REST) <= 0.001, (robot, got[-1], got[0])
+                assert travel(expected[robot], 0.0, REST) <= 0.001
+                continue
+            deadline = REST + 10
+            while onset(np.array(run.base_xy[robot])) is None and run.sim_time < deadline:
+                run.wait_sim_time(run.sim_time + 0.1, wall_timeout=60)
+            t0 = onset(np.array(run.base_xy[robot]))
+            assert t0 is not None, f'{robot} never moved under ROS in {deadline} s'
+            run.wait_sim_time(t0 + seconds + 0.1, wall_timeout=60 + 4 * seconds)
+            d_ros = travel(np.array(run.base_xy[robot]), t0, seconds)
+            d_emb = travel(expected[robot], starts[robot], seconds)
             assert abs(d_ros - d_emb) <= max(abs_tol, rel_tol * d_emb), (
-                f'{robot}: {d_ros:.4f} m under ROS, {d_emb:.4f} m embedded after {seconds} s')
+                f'{robot}: {d_ros:.4f} m under ROS, {d_emb:.4f} m embedded in {seconds} s from '
+                f'the start of the motion (t = {t0:.2f} s under ROS, {starts[robot]:.2f} s '
+                'embedded)')
+        for robot in robots:
+            assert not run.metrics_at(robot, run.sim_time).fell, f'{robot} fell under ROS'
     finally:
         rc = run.stop()
     out = run.output()
@@ -94,7 +125,8 @@ def test_talker_listener_under_ros2_launch(ros_env, tmp_path):
     """No simulator: wall time. The listener counts what the talker says (10 Hz)."""
     run = LaunchedScenario('talker_listener', ros_env, tmp_path / 'launch.log')
     try:
-        echo = ros2(ros_env, 'topic', 'echo', '--once', '/demo/count', timeout=60)
+        echo = ros2(ros_env, 'topic', 'echo', '--once', '/demo/count',
+                    'zoo_interfaces/msg/Counter', timeout=60)
         assert echo.returncode == 0 and 'count:' in echo.stdout, echo.stdout + echo.stderr
     finally:
         assert run.stop() == 0, run.output()[-3000:]

@@ -235,9 +235,11 @@ class PlanTracker(Node):
                     plan = self.sampler.at(plan_t)
                 q, _ = self.shifter.targets(plan, plan_t, q, *self.base_pose)
         self.sent_log.append((now, q))
-        self.pub.publish(JointPDCommand(name=self.joints, position=q.tolist(),
-                                        velocity=dq.tolist(), effort=sample.tau.tolist(),
-                                        kp=self.kp_joint.tolist(), kd=self.kd_joint.tolist()))
+        msg = JointPDCommand(name=self.joints, position=q.tolist(), velocity=dq.tolist(),
+                             effort=sample.tau.tolist(), kp=self.kp_joint.tolist(),
+                             kd=self.kd_joint.tolist())
+        msg.header.stamp = self.get_clock().now().to_msg()  # the simulator syncs on it (ROS)
+        self.pub.publish(msg)
         self.sent += 1
 
     # -- results ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pathlib import Path
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from zoo_interfaces.msg import RobotMetrics
 
@@ -45,6 +46,8 @@ class LaunchedScenario:
                                      stderr=subprocess.STDOUT, start_new_session=True)
         self.sim_time = 0.0
         self.metrics: dict[str, list[tuple[float, RobotMetrics]]] = {r: [] for r in self.robots}
+        # (sim time, x, y) of each robot's base from /<robot>/odometry/ground_truth
+        self.base_xy: dict[str, list[tuple[float, float, float]]] = {r: [] for r in self.robots}
         self._context = rclpy.context.Context()
         rclpy.init(context=self._context, domain_id=int(env['ROS_DOMAIN_ID']))
         self.node = rclpy.create_node('zoo_test_observer', context=self._context)
@@ -53,6 +56,8 @@ class LaunchedScenario:
         for robot in self.robots:
             self.node.create_subscription(RobotMetrics, f'/{robot}/metrics',
                                           lambda m, r=robot: self._on_metrics(r, m), 10)
+            self.node.create_subscription(Odometry, f'/{robot}/odometry/ground_truth',
+                                          lambda m, r=robot: self._on_odometry(r, m), 100)
         self._executor = SingleThreadedExecutor(context=self._context)
         self._executor.add_node(self.node)
         self._spinning = True
@@ -68,6 +73,11 @@ class LaunchedScenario:
 
     def _on_metrics(self, robot: str, msg: RobotMetrics) -> None:
         self.metrics[robot].append((msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9, msg))
+
+    def _on_odometry(self, robot: str, msg: Odometry) -> None:
+        p = msg.pose.pose.position
+        self.base_xy[robot].append(
+            (msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9, p.x, p.y))
 
     def wait_sim_time(self, t: float, wall_timeout: float) -> None:
         end = time.monotonic() + wall_timeout

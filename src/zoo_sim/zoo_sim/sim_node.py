@@ -37,6 +37,7 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics as RobotMetri
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
 from . import SimConfigError
+from .command_sync import CommandSync
 from .joint_motors import DEFAULT_MOTOR, check_model
 from .metrics import RobotMetrics, to_message
 from .mujoco_scene import RobotSpec
@@ -115,6 +116,7 @@ class Simulator(Node):
         self.create_service(SetModelPose, '/sim/set_pose', self._on_set_pose)
         self._clock_pub = None
         self._waiting_for: set[str] = set()
+        self._command_sync: CommandSync | None = None  # standalone only (run_free)
 
     # -- parameters -----------------------------------------------------------------------------
     def _make_physics(self, given: RobotBackend | None):
@@ -128,6 +130,8 @@ class Simulator(Node):
         # standalone (ros2 launch): sim time stays at 0 until these nodes are ready
         self._declare_list('start_after_nodes')
         self.declare_parameter('start_timeout', 60.0)  # wall seconds; then start, with a warning
+        # standalone: wall seconds a step waits for a stamped command that is due (0: never)
+        self.declare_parameter('command_sync_timeout', 0.1)
         self.declare_parameter('validate_world', True)
         self._declare_list('robot_names')
         for name, rate in {**RATES, **METRICS_RATES}.items():
@@ -429,6 +433,8 @@ class Simulator(Node):
                 depth=100, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL))
             self.get_logger().info('sim time starts when these nodes are ready: '
                                    + ', '.join(sorted(self._waiting_for)))
+        timeout = self.get_parameter('command_sync_timeout').value
+        self._command_sync = CommandSync(timeout) if timeout > 0 else None
         self._free_running = True
         self._free_thread = threading.Thread(target=self._free_loop, name='physics', daemon=True)
         self._free_thread.start()
@@ -457,6 +463,8 @@ class Simulator(Node):
                 time.sleep(wait)
             elif wait < -period:
                 due = time.monotonic()  # behind: slow down, no burst
+            if self._command_sync is not None:
+                self._command_sync.wait(self.physics.sim_ns)
             try:
                 with self._physics_lock:
                     self._free_tick()
@@ -620,12 +628,18 @@ class _RobotIO:
             return None
         return found
 
+    def _sync_note(self, topic: str, stamp) -> None:
+        sync = self._node._command_sync
+        if sync is not None:
+            sync.note((self.name, topic), stamp.sec * 1_000_000_000 + stamp.nanosec)
+
     def _grouped(self, msg: JointState) -> None:
         """Velocities and/or efforts by joint name (the effort is applied last and wins)."""
         idx = self._indices('joint_commands', msg.name,
                             {'velocity': msg.velocity, 'effort': msg.effort}, required=False)
         if idx is None:
             return
+        self._sync_note('joint_commands', msg.header.stamp)
         if len(msg.velocity):
             self._physics.commands(self.name, idx, 'velocity', np.asarray(msg.velocity, float))
         if len(msg.effort):
@@ -635,6 +649,7 @@ class _RobotIO:
         """Servo goal positions by joint name."""
         idx = self._indices('joint_targets', msg.name, {'position': msg.position}, required=True)
         if idx is not None:
+            self._sync_note('joint_targets', msg.header.stamp)
             self._physics.servo_goals(self.name, idx, np.asarray(msg.position, dtype=float))
 
     def _pd(self, msg: JointPDCommand) -> None:
@@ -644,6 +659,7 @@ class _RobotIO:
         idx = self._indices('joint_pd_commands', msg.name, fields, required=True)
         if idx is None:
             return
+        self._sync_note('joint_pd_commands', msg.header.stamp)
         q, dq, tau, kp, kd = (np.asarray(f, dtype=float) for f in fields.values())
         self._physics.pd_commands(self.name, idx, q, dq, kp, kd, tau)
 

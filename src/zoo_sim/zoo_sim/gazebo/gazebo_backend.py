@@ -165,9 +165,22 @@ class GazeboPhysics:
             base.enable_velocity_checks(ecm, True)
             r.handles = (model, joints, links, base)
 
+    def _dropped(self, ecm) -> bool:
+        """Whether gz reset the ECM since :meth:`_resolve`: gz-sim8's reset (``reset_all``, or a
+        world control ``reset``) copies back the state of load time (gazebosim/gz-sim gz-sim8
+        b81e26da src/SimulationRunner.cc: ``entityCompMgr.ResetTo(initialEntityCompMgr)``, the
+        copy taken in CreateEntities), which has none of the JointPosition, JointVelocity,
+        world velocity and JointPositionReset components :meth:`_resolve` added."""
+        for r in self.robots.values():
+            _, joints, _, base = r.handles
+            if base.world_linear_velocity(ecm) is None or \
+                    (joints and joints[0].position(ecm) is None):
+                return True
+        return False
+
     def _pre_update(self, info, ecm) -> None:
-        if not self._resolved:
-            self._resolve(ecm)
+        if not self._resolved or self._dropped(ecm):
+            self._resolve(ecm)  # again after a reset: else every joint reads 0 from then on
             self._resolved = True
         for r in self.robots.values():
             _, joints, _, _ = r.handles
@@ -240,10 +253,14 @@ class GazeboPhysics:
         self.sim_ns += int(n_steps) * self.step_ns
 
     def reset(self) -> None:
+        """gz rewinds at the step after the next one (``reset_all`` queues a world control that
+        the next step processes after its systems ran); the first update on the rewound state
+        adds the state components and the initial positions again (:meth:`_dropped`)."""
         self._server.reset_all()
         for r in self.robots.values():
             r.velocity[:] = 0.0
             r.effort[:] = np.nan
+            r.forced[:] = False  # the rewound ECM has no JointForceCmd either
 
     def command(self, robot: str, joint: int, kind: str, value: float) -> bool:
         r = self.robots[robot]

@@ -5,6 +5,7 @@ and the simulator node publishes the same /tf frames with either backend (issue 
 from __future__ import annotations
 
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -123,3 +124,41 @@ def test_reset_re_creates_the_joint_state_components_gz_drops(gz):
     assert all(fixture.components >= {(e, 'JointPosition'), (e, 'JointVelocity')}
                for e in fixture.models['nao'].joints.values()
                if fixture.entities[e][2] in joints)
+
+
+def test_relative_uris_survive_the_world_rewrite_into_a_temporary_folder(gz):
+    """The backend writes the world (plus the robots' includes) into a temporary folder, and
+    gz-sim resolves a relative URI against the folder of the file it loaded (gz-sim gz-sim8
+    src/Util.cc asFullPath): go1_steps' ``media/go1_steps_heightmap.png`` must arrive absolute.
+    The written world is read back by libsdformat and the SDF reader the MuJoCo backend uses,
+    which follows the same rule, and gives the same terrain."""
+    from zoo_sim.gazebo.gazebo_backend import GazeboPhysics
+    from zoo_sim.resources import find_world
+    from zoo_sim.sdf_world import load_world
+    GazeboPhysics.create('go1_steps', [])
+    written = Path(gz.LAST[-1].path)
+    assert written.parent != find_world('go1_steps').parent
+    uris = [e.text for e in ET.parse(written).iter('uri')]
+    maps = [u for u in uris if u.endswith('go1_steps_heightmap.png')]
+    assert len(maps) == 2 and all(Path(u).is_absolute() and Path(u).is_file() for u in maps)
+    assert 'model://ground_plane' in uris  # URIs with a scheme are left alone
+
+    def terrain(path):
+        (step,) = [m for m in load_world(path).models if m.name == 'step']
+        return [g.shape.heightfield for ln in step.links for g in ln.collisions]
+    got, want = terrain(written), terrain(find_world('go1_steps'))
+    assert got and all(np.array_equal(a.heights, b.heights) for a, b in zip(got, want))
+
+
+def test_a_relative_uri_to_a_missing_file_is_one_error_line(gz, tmp_path):
+    from zoo_sim import SimConfigError
+    from zoo_sim.gazebo.gazebo_backend import GazeboPhysics
+    world = tmp_path / 'w.sdf'
+    world.write_text('<sdf version="1.9"><world name="w"><model name="m"><static>true</static>'
+                     '<link name="l"><collision name="c"><geometry><heightmap>'
+                     '<uri>media/none.png</uri><size>1 1 1</size></heightmap></geometry>'
+                     '</collision></link></model></world></sdf>')
+    with pytest.raises(SimConfigError) as e:
+        GazeboPhysics.create(world, [])
+    assert '\n' not in str(e.value) and 'media/none.png' in str(e.value) and \
+        str(tmp_path / 'media' / 'none.png') in str(e.value)

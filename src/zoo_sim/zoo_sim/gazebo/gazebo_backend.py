@@ -88,6 +88,7 @@ class GazeboPhysics:
         from gz.sim8 import TestFixture
         self._tmp = tempfile.TemporaryDirectory(prefix='zoo_gz_')
         tree = ET.parse(world_path)
+        absolute_uris(tree.getroot(), world_path)  # the world is rewritten into self._tmp
         world_el = tree.getroot().find('world')
         self.world_name = world_el.get('name', 'default')
         if gravity is not None:
@@ -326,6 +327,24 @@ def _set(parent: ET.Element, tag: str, text: str) -> None:
     if el is None:
         el = ET.SubElement(parent, tag)
     el.text = text
+
+
+def absolute_uris(root: ET.Element, world_path: Path) -> None:
+    """Make every relative ``<uri>`` under ``root`` the absolute path of its file. gz-sim resolves
+    a relative URI against the folder of the SDF file it loaded (gazebosim/gz-sim gz-sim8
+    src/Util.cc ``asFullPath``), and the backend loads a copy written to a temporary folder, where
+    e.g. go1_steps' ``media/go1_steps_heightmap.png`` does not exist. URIs with a scheme
+    (``model://``, ``file://``, ``https://``) and absolute paths are left as they are."""
+    base = Path(world_path).resolve().parent
+    for el in root.iter('uri'):
+        uri = (el.text or '').strip()
+        if not uri or '://' in uri or Path(uri).is_absolute():
+            continue
+        target = (base / uri).resolve()
+        if not target.exists():
+            raise SimConfigError(f'{world_path}: <uri>{uri}</uri>: no file {target} (a relative '
+                                 "URI is resolved against the world file's folder)")
+        el.text = str(target)
 
 
 def merged_links(desc, links: list[str], kept: set[str]

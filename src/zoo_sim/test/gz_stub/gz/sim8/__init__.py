@@ -82,6 +82,7 @@ class TestFixture:
     __test__ = False
 
     def __init__(self, path: str):
+        self.path = path
         self.models: dict[str, _Model] = {}
         self.entities: dict[int, tuple[str, str, str]] = {}  # id -> (kind, model, name)
         self.resets: dict[tuple[str, str], float] = {}

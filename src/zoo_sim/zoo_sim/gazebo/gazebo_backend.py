@@ -85,7 +85,6 @@ class GazeboPhysics:
 
     def __init__(self, world_path: Path, robots: list[RobotSpec],
                  gravity: Sequence[float] | None, step: float | None):
-        from gz.sim8 import TestFixture
         self._tmp = tempfile.TemporaryDirectory(prefix='zoo_gz_')
         tree = ET.parse(world_path)
         absolute_uris(tree.getroot(), world_path)  # the world is rewritten into self._tmp
@@ -111,8 +110,16 @@ class GazeboPhysics:
         self.sim_ns = 0
         self.steps = 0
         self._pose_requests: list[tuple[str, Sequence[float], Sequence[float]]] = []
+        self._composed = composed
+        self._load()
+
+    def _load(self) -> None:
+        """A server for the composed world, with the callbacks; :meth:`_resolve` runs at its
+        first update."""
+        from gz.sim8 import TestFixture
+        import gz.math7  # noqa: F401  the bindings return gz.math7 types (Link.world_pose)
         self._resolved = False
-        self._fixture = TestFixture(str(composed))
+        self._fixture = TestFixture(str(self._composed))
         self._fixture.on_pre_update(self._pre_update)
         self._fixture.on_post_update(self._post_update)
         self._fixture.finalize()
@@ -166,22 +173,9 @@ class GazeboPhysics:
             base.enable_velocity_checks(ecm, True)
             r.handles = (model, joints, links, base)
 
-    def _dropped(self, ecm) -> bool:
-        """Whether gz reset the ECM since :meth:`_resolve`: gz-sim8's reset (``reset_all``, or a
-        world control ``reset``) copies back the state of load time (gazebosim/gz-sim gz-sim8
-        b81e26da src/SimulationRunner.cc: ``entityCompMgr.ResetTo(initialEntityCompMgr)``, the
-        copy taken in CreateEntities), which has none of the JointPosition, JointVelocity,
-        world velocity and JointPositionReset components :meth:`_resolve` added."""
-        for r in self.robots.values():
-            _, joints, _, base = r.handles
-            if base.world_linear_velocity(ecm) is None or \
-                    (joints and joints[0].position(ecm) is None):
-                return True
-        return False
-
     def _pre_update(self, info, ecm) -> None:
-        if not self._resolved or self._dropped(ecm):
-            self._resolve(ecm)  # again after a reset: else every joint reads 0 from then on
+        if not self._resolved:
+            self._resolve(ecm)
             self._resolved = True
         for r in self.robots.values():
             _, joints, _, _ = r.handles
@@ -254,14 +248,23 @@ class GazeboPhysics:
         self.sim_ns += int(n_steps) * self.step_ns
 
     def reset(self) -> None:
-        """gz rewinds at the step after the next one (``reset_all`` queues a world control that
-        the next step processes after its systems ran); the first update on the rewound state
-        adds the state components and the initial positions again (:meth:`_dropped`)."""
-        self._server.reset_all()
+        """The world as loaded, by loading it again. gz-sim8's own reset (``Server.reset_all``)
+        cannot serve (gazebosim/gz-sim gz-sim8 b81e26da): it restores the ECM's load-time copy
+        (src/SimulationRunner.cc ``ResetTo(initialEntityCompMgr)``), which drops the joint
+        position / velocity and base velocity components and the initial positions that
+        :meth:`_resolve` added, and SystemManager::Reset does not reload TestFixture's in-memory
+        HelperSystem, which lacks ISystemReset (src/SystemManager.cc), so the pre-update
+        callback that would add them again, and that applies every command, never runs again
+        (measured with the real gz-sim 8.14.0 bindings; post-update ones go on): every joint read
+        0 and no command reached Gazebo. Sim time keeps running, as with MuJoCo."""
+        self._fixture = self._server = None  # the old server stops before the new one loads
+        self._pose_requests.clear()
         for r in self.robots.values():
             r.velocity[:] = 0.0
             r.effort[:] = np.nan
-            r.forced[:] = False  # the rewound ECM has no JointForceCmd either
+            r.forced[:] = False  # the new world has no JointForceCmd either
+            r.handles = None
+        self._load()
 
     def command(self, robot: str, joint: int, kind: str, value: float) -> bool:
         r = self.robots[robot]

@@ -49,8 +49,9 @@ def rosdep(tmp: Path, *args: str, private: bool = True) -> subprocess.CompletedP
         mine.write_text(documented_line() + '\n')
     elif mine.exists():
         mine.unlink()
-    env = {k: v for k, v in os.environ.items()  # no sourced ROS: nothing counts as installed
-           if not k.startswith(('ROS_', 'AMENT_', 'COLCON_')) and k != 'ROSDISTRO_INDEX_URL'}
+    env = {k: v for k, v in os.environ.items()  # no sourced ROS: nothing counts as installed,
+           if not k.startswith(('ROS_', 'AMENT_', 'COLCON_'))  # and rosdep's own modules
+           and k not in ('ROSDISTRO_INDEX_URL', 'PYTHONPATH')}
     env.update(ROSDEP_SOURCE_PATH=str(lists), ROS_HOME=str(tmp / 'ros_home'),
                ROSDISTRO_INDEX_URL=f'file://{DATA}/index-v4.yaml')
     update = subprocess.run([str(ROSDEP), 'update', '--rosdistro', 'jazzy'], env=env,

@@ -57,3 +57,24 @@ def test_entrypoint_sources_ros_and_the_install_space():
 def test_dockerignore_keeps_host_builds_out():
     ignored = set((WS / '.dockerignore').read_text().split())
     assert {'.venv', 'build', 'install', 'log', '.git'} <= ignored
+
+
+def test_pip_is_installed_for_rosdeps_pip_keys():
+    """ros:jazzy-ros-base has no pip; rosdep's pip installer needs it for every *-pip key."""
+    runs = [a for i, a in instructions() if i == 'RUN']
+    apt = next(a for a in runs if 'apt-get install' in a)
+    assert 'python3-pip' in apt.split()
+    pip_keys = [ln for ln in (WS / 'rosdep' / 'robozoo.yaml').read_text().splitlines()
+                if ln.startswith('python3-') and '-pip:' in ln]
+    assert pip_keys and runs.index(apt) < next(k for k, a in enumerate(runs) if 'rosdep install' in a)
+
+
+def test_our_rosdep_source_is_added_before_rosdep_update():
+    runs = ' '.join(a for i, a in instructions() if i == 'RUN')
+    line = 'echo "yaml file:///ws/rosdep/robozoo.yaml" > /etc/ros/rosdep/sources.list.d/50-robozoo.list'
+    assert line in runs, 'the Dockerfile adds rosdep/robozoo.yaml to rosdep\'s sources'
+    assert runs.index(line) < runs.index('rosdep update') < runs.index('rosdep install')
+    copy = [k for k, (i, a) in enumerate(instructions()) if i == 'COPY']
+    add = next(k for k, (i, a) in enumerate(instructions()) if i == 'RUN' and line in a)
+    assert copy and copy[0] < add, 'the file is copied into /ws before rosdep reads it'
+    assert 'WORKDIR /ws' in [f'{i} {a.strip()}' for i, a in instructions()]

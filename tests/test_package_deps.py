@@ -1,8 +1,10 @@
 """Issue 16 item 8: `rosdep install --from-paths src` gives an install that runs. Each package.xml
 (parsed by catkin_pkg, as rosdep and colcon do) declares a run dependency for every third-party
 module its code imports, node packages depend on rclpy, and every key resolves: a workspace
-package, a Jazzy release package, or a rosdep key with an Ubuntu rule (checked against
-tests/data/rosdistro_subset.yaml, a cited subset of ros/rosdistro)."""
+package, a Jazzy release package, or a rosdep key with an Ubuntu rule, from ros/rosdistro
+(tests/data/rosdistro/, a trimmed copy whose files cite their commit) or, for the keys rosdistro
+lacks, from this repository's rosdep/robozoo.yaml. tests/test_rosdep.py runs the real rosdep on
+the same data."""
 from __future__ import annotations
 
 import ast
@@ -14,7 +16,13 @@ import yaml
 from catkin_pkg.package import parse_package
 
 WS = Path(__file__).resolve().parents[1]
-ROSDISTRO = yaml.safe_load((WS / 'tests' / 'data' / 'rosdistro_subset.yaml').read_text())
+SNAPSHOT = WS / 'tests' / 'data' / 'rosdistro'
+JAZZY_PACKAGES = {p for repo, e in yaml.safe_load(
+    (SNAPSHOT / 'jazzy' / 'distribution.yaml').read_text())['repositories'].items()
+                  for p in e['release'].get('packages') or [repo]}
+ROSDEP_KEYS = {k: v for f in [SNAPSHOT / 'rosdep' / 'base.yaml', SNAPSHOT / 'rosdep' / 'python.yaml',
+                              WS / 'rosdep' / 'robozoo.yaml']
+               for k, v in (yaml.safe_load(f.read_text()) or {}).items()}
 # import name -> rosdep key / ROS package
 MODULE_KEYS = {'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'matplotlib': 'python3-matplotlib',
                'tqdm': 'python3-tqdm', 'serial': 'python3-serial', 'PIL': 'python3-pil',
@@ -25,12 +33,6 @@ MODULE_KEYS = {'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'matplotlib': '
                'dynamixel_sdk': 'dynamixel_sdk', 'foxglove': 'python3-foxglove-sdk-pip',
                'cma': 'python3-cma-pip', 'cyclonedds': 'python3-cyclonedds-pip',
                'distributed': 'python3-distributed-pip'}
-# keys known to be missing upstream
-KNOWN_MISSING = {# PyPI only (requirements.txt): rosdep has no key for foxglove-sdk, cma,
-                 # cyclonedds (the Python binding) or dask's distributed (rosdistro 8468e88
-                 # rosdep/python.yaml)
-                 'python3-foxglove-sdk-pip', 'python3-cma-pip', 'python3-cyclonedds-pip',
-                 'python3-distributed-pip'}
 # code that is not the package's runtime: examples run by hand with extra tools (robobopy)
 SKIP_DIRS = {'test', 'examples'}
 PACKAGES = sorted(p.parent for p in (WS / 'src').glob('*/package.xml'))
@@ -75,22 +77,22 @@ def test_node_packages_depend_on_rclpy(pkg):
 @pytest.mark.parametrize('pkg', PACKAGES, ids=lambda p: p.name)
 def test_every_key_resolves_for_jazzy_on_ubuntu(pkg):
     p = parse_package(str(pkg / 'package.xml'))
-    jazzy, keys = set(ROSDISTRO['jazzy_packages']), ROSDISTRO['rosdep_keys']
     for dep in p.buildtool_depends + p.build_depends + p.exec_depends + p.test_depends:
         name = dep.name
-        if name in WS_NAMES or name in jazzy or name in KNOWN_MISSING:
+        if name in WS_NAMES or name in JAZZY_PACKAGES:
             continue
-        assert name in keys and keys[name]['ubuntu'], \
+        assert name in ROSDEP_KEYS and ROSDEP_KEYS[name].get('ubuntu'), \
             f'{pkg.name}: <{dep.tagname if hasattr(dep, "tagname") else "depend"}>{name}: no ' \
             'Jazzy package or rosdep key with an Ubuntu rule'
 
 
 def test_the_robobo_builds_on_jazzy_with_the_opencv_apps_stand_in():
-    """opencv_apps has no Jazzy release (absent from the rosdistro subset, as upstream), so the
+    """opencv_apps has no Jazzy release (absent from the rosdistro snapshot, which keeps every
+    repository releasing a package named like one of ours), so the
     workspace carries the one message robobo_msgs uses, with upstream's package, type and fields
     (ros-perception/opencv_apps msg/Point2D.msg); neither ROS2.md nor the Dockerfile skips the
     Robobo any more, and the embedded runtime reads the same file."""
-    assert 'opencv_apps' not in ROSDISTRO['jazzy_packages']
+    assert 'opencv_apps' not in JAZZY_PACKAGES
     assert 'opencv_apps' in run_deps(WS / 'src' / 'robobo_msgs') and 'opencv_apps' in WS_NAMES
     stand_in = parse_package(str(WS / 'src' / 'opencv_apps' / 'package.xml'))
     assert 'rosidl_interface_packages' in [g.name for g in stand_in.member_of_groups]

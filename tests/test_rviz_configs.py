@@ -3,9 +3,11 @@ publishes ``world -> <robot>/<base>`` and ``<robot>/<parent> -> <robot>/<child>`
 sim_node, both backends) and the description on ``/<robot>/robot_description``; rviz2's
 RobotModel looks each link up as ``<TF Prefix>/<link>`` (ros2/rviz
 rviz_default_plugins/src/rviz_default_plugins/robot/tf_link_updater.cpp, ``concat``). So the
-Fixed Frame is ``world`` and the prefix is the robot's scenario name."""
+Fixed Frame is ``world`` and the prefix is the robot's scenario name: in every shipped config,
+the descriptions' own and grid_navigation's (whose empty prefix left the HOAP-2 invisible)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from zoo_sim.urdf_robot import load_description
 
 WS = Path(__file__).resolve().parents[1]
 ROBOTS = ('go1', 'hoap2', 'nao', 'robobo', 'snake')  # each description's robot name in scenarios
+CONFIGS = sorted((WS / 'src').glob('*/rviz/*.rviz'))
 
 
 def displays(cfg: dict, cls: str) -> list[dict]:
@@ -22,20 +25,42 @@ def displays(cfg: dict, cls: str) -> list[dict]:
             if d['Class'] == f'rviz_default_plugins/{cls}']
 
 
-@pytest.mark.parametrize('robot', ROBOTS)
-def test_rviz_config_matches_the_published_frames(robot):
-    cfg = yaml.safe_load((WS / 'src' / f'{robot}_description' / 'rviz' / f'{robot}.rviz')
-                         .read_text())
+def scenario_robots() -> dict[str, set[str]]:
+    """Robot name -> the description packages scenarios give a robot of that name."""
+    out: dict[str, set[str]] = {}
+    for f in (WS / 'config' / 'scenarios').glob('*.yaml'):
+        for r in yaml.safe_load(f.read_text()).get('robots') or []:
+            out.setdefault(r['name'], set()).add(r['package'])
+    return out
+
+
+def test_every_description_ships_a_config():
+    assert {p.relative_to(WS / 'src').as_posix() for p in CONFIGS} >= \
+        {f'{r}_description/rviz/{r}.rviz' for r in ROBOTS}
+    assert 'grid_navigation/rviz/grid_navigation.rviz' in \
+        {p.relative_to(WS / 'src').as_posix() for p in CONFIGS}
+
+
+@pytest.mark.parametrize('path', CONFIGS, ids=lambda p: p.name)
+def test_rviz_config_matches_the_published_frames(path):
+    cfg = yaml.safe_load(path.read_text())
     assert cfg['Visualization Manager']['Global Options']['Fixed Frame'] == 'world'
-    (model,) = displays(cfg, 'RobotModel')
-    assert model['Description Topic']['Value'] == f'/{robot}/robot_description'
-    assert model['Description Topic']['Durability Policy'] == 'Transient Local'  # latched
-    prefix = model['TF Prefix']
-    desc = load_description(f'{robot}_description')
-    published = {f'{robot}/{j.child}' for j in desc.joints if j.parent != 'world'}
-    base = desc.root_link if desc.root_link != 'world' else \
-        next(j.child for j in desc.joints if j.parent == 'world')
-    published.add(f'{robot}/{base}')  # the child of world
-    assert {f'{prefix}/{ln}' for ln in desc.links if ln != 'world'} == published
-    scenarios = ''.join(p.read_text() for p in (WS / 'config' / 'scenarios').glob('*.yaml'))
-    assert f'name: {robot},' in scenarios or f'name: {robot}\n' in scenarios
+    models = displays(cfg, 'RobotModel')
+    assert models, f'{path.name}: no RobotModel display'
+    robots = scenario_robots()
+    for model in models:
+        topic = model['Description Topic']['Value']
+        m = re.fullmatch(r'/(\w+)/robot_description', topic)
+        assert m and m.group(1) in robots, f'{path.name}: {topic}: no scenario robot publishes it'
+        robot = m.group(1)
+        assert model['Description Topic']['Durability Policy'] == 'Transient Local'  # latched
+        prefix = model['TF Prefix']
+        assert prefix == robot, (f'{path.name}: RobotModel TF Prefix {prefix!r}: the node '
+                                 f'publishes the frames {robot}/<link>')
+        for package in robots[robot]:
+            desc = load_description(package)
+            published = {f'{robot}/{j.child}' for j in desc.joints if j.parent != 'world'}
+            base = desc.root_link if desc.root_link != 'world' else \
+                next(j.child for j in desc.joints if j.parent == 'world')
+            published.add(f'{robot}/{base}')  # the child of world
+            assert {f'{prefix}/{ln}' for ln in desc.links if ln != 'world'} == published

@@ -5,6 +5,7 @@ and the simulator node publishes the same /tf frames with either backend (issue 
 from __future__ import annotations
 
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -92,3 +93,72 @@ def test_one_tf_naming_scheme_for_both_backends(gz, monkeypatch):
     mujoco, gazebo = tf_frames('mujoco'), tf_frames('gazebo')
     assert gazebo == mujoco
     assert ('world', 'w/base_link') in gazebo
+
+
+def test_reset_re_creates_the_joint_state_components_gz_drops(gz):
+    """gz-sim8's reset restores the ECM to its load-time copy and stops TestFixture's pre-update
+    callbacks (the stand-in does as gz does, see its docstring): the JointPosition /
+    JointVelocity / world velocity components the backend added and the initial positions it set
+    were gone for good, every joint read 0 after /sim/reset and no command reached Gazebo."""
+    from zoo_sim.gazebo.gazebo_backend import GazeboPhysics
+    ph = GazeboPhysics.create('empty', [nao(initial_positions={'LKneePitch': 0.5})])
+    joints = ph.robot_info('nao').joints
+    _, nominal = nominal_pose('nao_description')
+    head, knee = joints.index('HeadYaw'), joints.index('LKneePitch')
+    ph.advance(2)
+    ph.command('nao', head, 'velocity', 0.3)
+    ph.command('nao', knee, 'effort', 1.0)
+    ph.advance(2)
+    assert ph.joint_state('nao')[1][head] == 0.3
+    ph.reset()
+    ph.advance(3)
+    fixture = gz.LAST[-1]
+    q, dq, _ = ph.joint_state('nao')
+    assert q[knee] == 0.5
+    assert q[head] == nominal['HeadYaw']
+    assert dq[head] == 0.0, 'the velocity command was reset'
+    assert ph.command('nao', knee, 'velocity', 0.2)  # no JointForceCmd after a reset
+    ph.advance(1)
+    assert gz.LAST[-1].velocity_cmds[('nao', 'LKneePitch')] == 0.2, 'commands reach gz'
+    assert ph.joint_state('nao')[1][knee] == 0.2 and not ph.warnings
+    assert all(fixture.components >= {(e, 'JointPosition'), (e, 'JointVelocity')}
+               for e in fixture.models['nao'].joints.values()
+               if fixture.entities[e][2] in joints)
+
+
+def test_relative_uris_survive_the_world_rewrite_into_a_temporary_folder(gz):
+    """The backend writes the world (plus the robots' includes) into a temporary folder, and
+    gz-sim resolves a relative URI against the folder of the file it loaded (gz-sim gz-sim8
+    src/Util.cc asFullPath): go1_steps' ``media/go1_steps_heightmap.png`` must arrive absolute.
+    The written world is read back by libsdformat and the SDF reader the MuJoCo backend uses,
+    which follows the same rule, and gives the same terrain."""
+    from zoo_sim.gazebo.gazebo_backend import GazeboPhysics
+    from zoo_sim.resources import find_world
+    from zoo_sim.sdf_world import load_world
+    GazeboPhysics.create('go1_steps', [])
+    written = Path(gz.LAST[-1].path)
+    assert written.parent != find_world('go1_steps').parent
+    uris = [e.text for e in ET.parse(written).iter('uri')]
+    maps = [u for u in uris if u.endswith('go1_steps_heightmap.png')]
+    assert len(maps) == 2 and all(Path(u).is_absolute() and Path(u).is_file() for u in maps)
+    assert 'model://ground_plane' in uris  # URIs with a scheme are left alone
+
+    def terrain(path):
+        (step,) = [m for m in load_world(path).models if m.name == 'step']
+        return [g.shape.heightfield for ln in step.links for g in ln.collisions]
+    got, want = terrain(written), terrain(find_world('go1_steps'))
+    assert got and all(np.array_equal(a.heights, b.heights) for a, b in zip(got, want))
+
+
+def test_a_relative_uri_to_a_missing_file_is_one_error_line(gz, tmp_path):
+    from zoo_sim import SimConfigError
+    from zoo_sim.gazebo.gazebo_backend import GazeboPhysics
+    world = tmp_path / 'w.sdf'
+    world.write_text('<sdf version="1.9"><world name="w"><model name="m"><static>true</static>'
+                     '<link name="l"><collision name="c"><geometry><heightmap>'
+                     '<uri>media/none.png</uri><size>1 1 1</size></heightmap></geometry>'
+                     '</collision></link></model></world></sdf>')
+    with pytest.raises(SimConfigError) as e:
+        GazeboPhysics.create(world, [])
+    assert '\n' not in str(e.value) and 'media/none.png' in str(e.value) and \
+        str(tmp_path / 'media' / 'none.png') in str(e.value)

@@ -85,9 +85,9 @@ class GazeboPhysics:
 
     def __init__(self, world_path: Path, robots: list[RobotSpec],
                  gravity: Sequence[float] | None, step: float | None):
-        from gz.sim8 import TestFixture
         self._tmp = tempfile.TemporaryDirectory(prefix='zoo_gz_')
         tree = ET.parse(world_path)
+        absolute_uris(tree.getroot(), world_path)  # the world is rewritten into self._tmp
         world_el = tree.getroot().find('world')
         self.world_name = world_el.get('name', 'default')
         if gravity is not None:
@@ -110,8 +110,16 @@ class GazeboPhysics:
         self.sim_ns = 0
         self.steps = 0
         self._pose_requests: list[tuple[str, Sequence[float], Sequence[float]]] = []
+        self._composed = composed
+        self._load()
+
+    def _load(self) -> None:
+        """A server for the composed world, with the callbacks; :meth:`_resolve` runs at its
+        first update."""
+        from gz.sim8 import TestFixture
+        import gz.math7  # noqa: F401  the bindings return gz.math7 types (Link.world_pose)
         self._resolved = False
-        self._fixture = TestFixture(str(composed))
+        self._fixture = TestFixture(str(self._composed))
         self._fixture.on_pre_update(self._pre_update)
         self._fixture.on_post_update(self._post_update)
         self._fixture.finalize()
@@ -240,10 +248,23 @@ class GazeboPhysics:
         self.sim_ns += int(n_steps) * self.step_ns
 
     def reset(self) -> None:
-        self._server.reset_all()
+        """The world as loaded, by loading it again. gz-sim8's own reset (``Server.reset_all``)
+        cannot serve (gazebosim/gz-sim gz-sim8 b81e26da): it restores the ECM's load-time copy
+        (src/SimulationRunner.cc ``ResetTo(initialEntityCompMgr)``), which drops the joint
+        position / velocity and base velocity components and the initial positions that
+        :meth:`_resolve` added, and SystemManager::Reset does not reload TestFixture's in-memory
+        HelperSystem, which lacks ISystemReset (src/SystemManager.cc), so the pre-update
+        callback that would add them again, and that applies every command, never runs again
+        (measured with the real gz-sim 8.14.0 bindings; post-update ones go on): every joint read
+        0 and no command reached Gazebo. Sim time keeps running, as with MuJoCo."""
+        self._fixture = self._server = None  # the old server stops before the new one loads
+        self._pose_requests.clear()
         for r in self.robots.values():
             r.velocity[:] = 0.0
             r.effort[:] = np.nan
+            r.forced[:] = False  # the new world has no JointForceCmd either
+            r.handles = None
+        self._load()
 
     def command(self, robot: str, joint: int, kind: str, value: float) -> bool:
         r = self.robots[robot]
@@ -309,6 +330,24 @@ def _set(parent: ET.Element, tag: str, text: str) -> None:
     if el is None:
         el = ET.SubElement(parent, tag)
     el.text = text
+
+
+def absolute_uris(root: ET.Element, world_path: Path) -> None:
+    """Make every relative ``<uri>`` under ``root`` the absolute path of its file. gz-sim resolves
+    a relative URI against the folder of the SDF file it loaded (gazebosim/gz-sim gz-sim8
+    src/Util.cc ``asFullPath``), and the backend loads a copy written to a temporary folder, where
+    e.g. go1_steps' ``media/go1_steps_heightmap.png`` does not exist. URIs with a scheme
+    (``model://``, ``file://``, ``https://``) and absolute paths are left as they are."""
+    base = Path(world_path).resolve().parent
+    for el in root.iter('uri'):
+        uri = (el.text or '').strip()
+        if not uri or '://' in uri or Path(uri).is_absolute():
+            continue
+        target = (base / uri).resolve()
+        if not target.exists():
+            raise SimConfigError(f'{world_path}: <uri>{uri}</uri>: no file {target} (a relative '
+                                 "URI is resolved against the world file's folder)")
+        el.text = str(target)
 
 
 def merged_links(desc, links: list[str], kept: set[str]

@@ -4,6 +4,22 @@ It has the names and call shapes of gazebosim/gz-sim gz-sim8 python/src/gz/sim/*
 zoo_sim.gazebo.gazebo_backend uses, and no physics. What a model is made of comes from real
 libsdformat: each included URDF is converted with ``ign sdf -p``, so links merged by the
 fixed-joint reduction are absent, as in Gazebo. Kept links sit at their model's include pose.
+
+Reset behaves as gz-sim8's (gazebosim/gz-sim gz-sim8 b81e26da): ``Server.reset_all`` only queues
+a rewind (src/Server.cc ResetAll -> SimulationRunner::Reset pushes a WorldControl); the iteration
+that processes it still runs the systems on the old state (Step -> UpdateSystems, then
+ProcessMessages sets requestedRewind); the next iteration restores the ECM to its load-time copy
+(SimulationRunner::Run: ``entityCompMgr.ResetTo(initialEntityCompMgr)``, the copy taken in
+CreateEntities) and calls the systems' Reset instead of their updates (UpdateSystems returns
+after ``systemMgr->Reset``). So every component added after load is gone: the JointPosition,
+JointVelocity, JointPositionReset, JointVelocityCmd, JointForceCmd and world velocity components
+that ``enable_*_check``, ``reset_position`` and the commands create; joints are back at their
+load-time position (0) and ``position`` / ``velocity`` / ``world_linear_velocity`` give None.
+And SystemManager::Reset does not reload a system made in memory that lacks ISystemReset, which
+TestFixture's HelperSystem is (src/SystemManager.cc "In-memory without ISystemReset detected",
+src/TestFixture.cc): its pre-update callbacks never run again. Its post-update callbacks go on
+(measured with the real gz-sim 8.14.0 bindings: 10 steps, reset_all, 20 steps gave 11 pre-update
+and 29 post-update calls), and so they do here.
 """
 from __future__ import annotations
 
@@ -22,6 +38,7 @@ class _Model:
     links: dict[str, int] = field(default_factory=dict)
     joints: dict[str, int] = field(default_factory=dict)
     world_joint: bool = False
+    pose0: list[float] = field(default_factory=list)  # the load-time (include) pose
 
 
 class _V:
@@ -70,12 +87,16 @@ class TestFixture:
     __test__ = False
 
     def __init__(self, path: str):
+        self.path = path
         self.models: dict[str, _Model] = {}
         self.entities: dict[int, tuple[str, str, str]] = {}  # id -> (kind, model, name)
         self.resets: dict[tuple[str, str], float] = {}
         self.velocity_cmds: dict[tuple[str, str], float] = {}
         self.force_cmds: dict[tuple[str, str], float] = {}
         self.pre, self.post = [], []
+        self.components: set[tuple] = set()  # (entity, component) added after load
+        self.rewind_requested = self.rewinding = False
+        self.iterations = 0
         world = ET.parse(path).getroot().find('world')
         for inc in world.findall('include'):
             name = inc.findtext('name')
@@ -84,7 +105,8 @@ class TestFixture:
             sdf = subprocess.run(['ign', 'sdf', '-p', inc.findtext('uri')[len('file://'):]],
                                  capture_output=True, text=True, check=True).stdout
             model_el = ET.fromstring(sdf).find('model')
-            m = _Model(name, [float(v) for v in inc.findtext('pose').split()])
+            pose = [float(v) for v in inc.findtext('pose').split()]
+            m = _Model(name, pose, pose0=list(pose))
             for link in model_el.findall('link'):
                 m.links[link.get('name')] = self._new('link', name, link.get('name'))
             for joint in model_el.findall('joint'):
@@ -116,15 +138,30 @@ class _Server:
         self.f = fixture
 
     def run(self, blocking, iterations, paused):
+        f = self.f
         for _ in range(iterations):
-            for cb in self.f.pre:
-                cb(None, self.f)
-            for cb in self.f.post:
-                cb(None, self.f)
+            if f.rewinding:  # UpdateCurrentInfo rewinds; ResetTo(initial); systems' Reset only
+                f.components.clear()
+                f.resets.clear()
+                f.velocity_cmds.clear()
+                f.force_cmds.clear()
+                for m in f.models.values():
+                    m.pose = list(m.pose0)
+                f.rewinding = False
+                f.pre.clear()  # HelperSystem has no ISystemReset: pre-update is gone for good
+                f.iterations = 0
+                continue
+            f.iterations += 1
+            for cb in f.pre:
+                cb(None, f)
+            for cb in f.post:
+                cb(None, f)
+            if f.rewind_requested:  # ProcessMessages, after the systems ran
+                f.rewind_requested, f.rewinding = False, True
         return True
 
     def reset_all(self):
-        return True
+        self.f.rewind_requested = True
 
 
 def world_entity(ecm) -> int:
@@ -162,10 +199,10 @@ class Joint:
         return model, name
 
     def enable_position_check(self, ecm, on):
-        pass
+        (ecm.components.add if on else ecm.components.discard)((self.e, 'JointPosition'))
 
     def enable_velocity_check(self, ecm, on):
-        pass
+        (ecm.components.add if on else ecm.components.discard)((self.e, 'JointVelocity'))
 
     def reset_position(self, ecm, q):
         ecm.resets[self._key(ecm)] = q[0]
@@ -177,9 +214,13 @@ class Joint:
         ecm.force_cmds[self._key(ecm)] = f[0]
 
     def position(self, ecm):
+        if (self.e, 'JointPosition') not in ecm.components:
+            return None
         return [ecm.resets.get(self._key(ecm), 0.0)]
 
     def velocity(self, ecm):
+        if (self.e, 'JointVelocity') not in ecm.components:
+            return None
         return [ecm.velocity_cmds.get(self._key(ecm), 0.0)]
 
 
@@ -193,10 +234,10 @@ class Link:
         return _Pose(ecm.models[ecm.entities[self.e][1]].pose[:3])
 
     def enable_velocity_checks(self, ecm, on):
-        pass
+        (ecm.components.add if on else ecm.components.discard)((self.e, 'WorldVelocity'))
 
     def world_linear_velocity(self, ecm):
-        return _V(0.0, 0.0, 0.0)
+        return _V(0.0, 0.0, 0.0) if (self.e, 'WorldVelocity') in ecm.components else None
 
     def world_angular_velocity(self, ecm):
-        return _V(0.0, 0.0, 0.0)
+        return _V(0.0, 0.0, 0.0) if (self.e, 'WorldVelocity') in ecm.components else None

@@ -29,13 +29,18 @@ def test_spin_node_inits_spins_until_shutdown_and_cleans_up(monkeypatch):
     assert not rclpy.ok()
 
 
-def test_a_failing_factory_still_shuts_down(monkeypatch):
+def test_a_node_that_cannot_be_built_says_why_in_one_line_and_still_shuts_down(monkeypatch,
+                                                                               capsys):
+    """A parameter or resource the node cannot use (a ValueError from its constructor, e.g. a
+    port in use): one line on stderr and exit status 2, no traceback; rclpy shut down."""
+    import pytest
     monkeypatch.setattr('zoo_runtime.rclpy', rclpy)
 
     def broken():
-        raise ValueError('bad parameter')
-    try:
+        raise ValueError('go1_udp_endpoint: cannot listen on 127.0.0.1:18007: in use')
+    with pytest.raises(SystemExit) as exited:
         entry.spin_node(broken, args=[])
-    except ValueError as exc:
-        assert 'bad parameter' in str(exc)
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == \
+        'error: go1_udp_endpoint: cannot listen on 127.0.0.1:18007: in use\n'
     assert not rclpy.ok()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import signal
+import sys
 from typing import Callable
 
 # Under real ROS each node, once built, says so here (std_msgs/String: its fully qualified name,
@@ -18,7 +19,11 @@ def spin_node(make_node: Callable[[], object], args: list[str] | None = None) ->
     rclpy.init(args=args)
     node = None
     try:
-        node = make_node()
+        try:
+            node = make_node()
+        except ValueError as exc:  # a parameter or resource the node cannot use: one line
+            print(f'error: {exc}', file=sys.stderr)
+            raise SystemExit(2) from None
         if not EMBEDDED:
             announce_ready(node)
         rclpy.spin(node)

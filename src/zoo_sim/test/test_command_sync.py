@@ -6,33 +6,39 @@ from zoo_sim.command_sync import CommandSync
 MS = 1_000_000
 
 
-def test_a_command_is_due_one_learnt_period_after_the_last():
+def test_a_command_is_due_one_period_after_the_last_once_the_source_is_regular():
     sync = CommandSync()
-    sync.note('walker', 4 * MS)
-    assert sync.due(100 * MS) == []  # one command: no period yet
-    sync.note('walker', 8 * MS)
-    assert sync.due(11 * MS) == []
-    assert sync.due(12 * MS) == ['walker']
-    sync.note('walker', 12 * MS)
-    assert sync.due(12 * MS) == []
-
-
-def test_the_period_is_the_shortest_recent_interval_and_unstamped_commands_are_ignored():
-    sync = CommandSync()
-    for t in (4, 8, 16, 20):  # one tick missed (12)
+    for t in (4, 8, 12):
         sync.note('walker', t * MS)
-    assert sync.due(23 * MS) == [] and sync.due(24 * MS) == ['walker']
-    sync.note('teleop', 0)
-    assert 'teleop' not in sync.due(10**12)
+        assert sync.due(100 * MS) == []  # fewer than three equal intervals: not yet periodic
+    sync.note('walker', 16 * MS)
+    assert sync.due(19 * MS) == []
+    assert sync.due(20 * MS) == ['walker']
+    sync.note('walker', 20 * MS)
+    assert sync.due(20 * MS) == []
+
+
+def test_events_missed_ticks_and_unstamped_commands_are_not_waited_for():
+    sync = CommandSync()
+    for t in (4, 8, 12, 16, 24):  # a missed tick (20): irregular until three equal intervals
+        sync.note('walker', t * MS)
+    assert sync.due(100 * MS) == []
+    for t in (28, 32, 36):
+        sync.note('walker', t * MS)
+    assert sync.due(40 * MS) == ['walker']
+    for t in (5, 6, 9, 30):  # commands on events
+        sync.note('teleop', t * MS)
+    sync.note('joy', 0)
+    assert sync.due(10**12) == ['walker']
 
 
 def test_a_silent_source_is_waited_for_once_then_not_until_it_sends_again():
     sync = CommandSync(timeout_s=0.05)
-    sync.note('tracker', 2 * MS)
-    sync.note('tracker', 4 * MS)
+    for t in (2, 4, 6, 8):
+        sync.note('tracker', t * MS)
     start = time.monotonic()
-    sync.wait(6 * MS)
+    sync.wait(10 * MS)
     assert 0.05 <= time.monotonic() - start < 1.0
     assert sync.due(100 * MS) == []  # stalled
-    sync.note('tracker', 100 * MS)
-    assert sync.due(102 * MS) == ['tracker']
+    sync.note('tracker', 100 * MS)  # sends again after its silence: irregular until it ticks on
+    assert sync.due(102 * MS) == []

@@ -6,15 +6,16 @@ command for t reaches the simulator a step or more later (more under load), and 
 (the Go1 tracker at 500 Hz, the Nao walk at 250 Hz) then push a robot over that stands in
 lockstep. So the simulator learns each command topic's period from the commands' header stamps
 (sim time at which the controller computed them) and does not step past the instant the next
-command is due before it has arrived; a source silent for ``timeout_s`` of wall time (stopped,
-finished, or slower than it was) is no longer waited for until it sends again. Unstamped commands
-(stamp 0) are never waited for. No ROS import: the node shell feeds it stamps and asks it."""
+command is due before it has arrived. Only a source whose last intervals were all equal (a timer)
+is waited for: commands sent on events, and a source that just missed a tick, are not. A source
+silent for ``timeout_s`` of wall time (stopped, finished, or slower than it was) is no longer
+waited for until it sends again. Unstamped commands (stamp 0) are never waited for. No ROS import:
+the node shell feeds it stamps and asks it."""
 from __future__ import annotations
 
 import time
 
-PERIODS_KEPT = 8  # the period is the shortest of the last few stamp intervals (a missed tick
-                  # shows as twice the period; a rate change is learnt within a few commands)
+REGULAR = 3  # equal intervals in a row that make a source periodic
 
 
 class CommandSync:
@@ -32,16 +33,20 @@ class CommandSync:
         if last is not None and stamp_ns > last:
             kept = self._intervals.setdefault(source, [])
             kept.append(stamp_ns - last)
-            del kept[:-PERIODS_KEPT]
+            del kept[:-REGULAR]
         if last is None or stamp_ns > last:
             self._last[source] = stamp_ns
         self._stalled.discard(source)
 
     def due(self, now_ns: int) -> list[object]:
         """The sources whose next command is due at or before ``now_ns`` and has not arrived."""
-        return [s for s, last in self._last.items()
-                if s not in self._stalled and s in self._intervals
-                and now_ns >= last + min(self._intervals[s])]
+        due = []
+        for source, last in list(self._last.items()):  # the executor's thread may add one
+            kept = self._intervals.get(source)
+            if (source not in self._stalled and kept and len(kept) == REGULAR
+                    and kept.count(kept[0]) == REGULAR and now_ns >= last + kept[0]):
+                due.append(source)
+        return due
 
     def wait(self, now_ns: int, poll_s: float = 0.0001) -> None:
         """Block until every due command is in, or mark the late sources stalled."""

@@ -18,6 +18,18 @@ if ! robozoo_find_ros "$ws" && tarball=$(robozoo_shared_ros_tarball "$ws"); then
     echo "setup: $tarball: checksum $have does not match ${want:-nothing} in $sums; not unpacked" >&2
     exit 1
   fi
+  # the core's run-time Debian libraries (../shared/ros2/README.md) and zstd to unpack it
+  need=()
+  for p in zstd liblz4-1 libzstd1 libsqlite3-0 libtinyxml2-9 libconsole-bridge1.0 libyaml-0-2; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "setup: installing Debian packages for ROS 2: ${need[*]}"
+    sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
+      "${need[@]}" >/dev/null
+  fi
   echo "setup: unpacking the shared ROS 2 Jazzy core into .ros2/"
   rm -rf .ros2 && mkdir -p .ros2.tmp
   tar -C .ros2.tmp -I zstd -xf "$tarball"

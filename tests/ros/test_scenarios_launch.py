@@ -15,9 +15,9 @@ The outcome is the robot's base in the world (ground truth) in both worlds:
   within a millimetre, and neither falls."""
 from __future__ import annotations
 
-import math
 import os
 import subprocess
+import time
 
 import numpy as np
 import pytest
@@ -28,7 +28,6 @@ from zoo_bringup.scenario import list_scenarios, load_scenario
 from zoo_runtime.bag import read_bag
 
 REST = 2.0      # sim seconds a resting robot is watched
-RTF = 3.0       # asked of the simulator: the command sync keeps the controllers in step
 ONSET = 0.005   # m from the first pose: the motion has started
 # family -> (sim seconds of motion compared, absolute tolerance m, relative tolerance)
 MOVE = {
@@ -41,6 +40,8 @@ MOVE = {
 
 
 def family(scenario: str) -> str:
+    if scenario.endswith('_stand'):
+        return 'rest'
     if scenario in ('nao_walk', 'nao_wave_walk', 'nao_gait_search'):
         return 'walk'
     for prefix, fam in (('go1_trot', 'trot'), ('hoap2_navigation', 'navigation'),
@@ -48,6 +49,22 @@ def family(scenario: str) -> str:
         if scenario.startswith(prefix):
             return fam
     return 'rest'
+
+
+def real_time_factor(scenario: str) -> float:
+    """Bridges to a client in wall time (the Go1's UDP, the Robobo's remote protocol) run at real
+    time; everything else as fast as the simulator and the command sync allow, up to 3x."""
+    return 1.0 if ('udp' in scenario or 'remote' in scenario) else 3.0
+
+
+def node_list(env, expected: list[str], wall_timeout: float = 20.0) -> list[str]:
+    """`ros2 node list --no-daemon` until it shows every expected node (discovery takes a moment
+    on a loaded machine)."""
+    end = time.monotonic() + wall_timeout
+    while True:
+        nodes = ros2(env, 'node', 'list', '--no-daemon').stdout.split()
+        if set(expected) <= set(nodes) or time.monotonic() > end:
+            return nodes
 
 
 SCENARIOS = sorted(s for s in list_scenarios() if s != 'talker_listener')
@@ -88,13 +105,11 @@ def test_scenario_under_ros2_launch_matches_the_embedded_run(scenario, ros_env, 
     # first, as scenarios that serve a client bind a fixed port (the Robobo's, the Go1's)
     expected = embedded_tracks(scenario, robots, REST + seconds + 1.0, tmp_path)
     run = LaunchedScenario(scenario, ros_env, tmp_path / 'launch.log',
-                           [f'sim.real_time_factor={RTF}'])
+                           [f'sim.real_time_factor={real_time_factor(scenario)}'])
     try:
         starts = {r: onset(expected[r]) for r in robots}
-        moving = [r for r in robots if starts[r] is not None]
-        assert fam == 'rest' or moving, f'{scenario}: nothing moved in the embedded run'
         run.wait_sim_time(REST, wall_timeout=180)
-        nodes = ros2(ros_env, 'node', 'list', '--no-daemon').stdout.split()
+        nodes = node_list(ros_env, run.node_names)
         missing = [n for n in run.node_names if n not in nodes]
         assert not missing, f'ros2 node list: {nodes}, missing {missing}'
         for robot in robots:

@@ -16,6 +16,12 @@ def spin_node(make_node: Callable[[], object], args: list[str] | None = None) ->
     """``rclpy.init(args)``, build the node with ``make_node()`` (a Node class or a factory),
     say it is ready, spin it until Ctrl-C or shutdown, then clean up."""
     from zoo_runtime import EMBEDDED, rclpy
+    interrupted = []
+
+    def on_sigint(signum, frame):  # rclpy's handler calls it after shutting rclpy down
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, on_sigint)
     rclpy.init(args=args)
     node = None
     try:
@@ -29,6 +35,11 @@ def spin_node(make_node: Callable[[], object], args: list[str] | None = None) ->
         rclpy.spin(node)
     except (KeyboardInterrupt, _external_shutdown(rclpy)):
         pass
+    except RuntimeError:
+        # Ctrl-C during rclpy's take_message surfaces as pybind11's "Unable to convert call
+        # argument to Python object" once the signal handler has shut the context down
+        if not interrupted and rclpy.ok():
+            raise
     finally:
         # Ctrl-C in a terminal reaches a launched node twice (its process group, then launch's
         # own SIGINT): a second KeyboardInterrupt must not break the clean-up.

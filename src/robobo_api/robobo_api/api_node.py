@@ -98,7 +98,12 @@ class RoboboApi(rclpy.node.Node):
             self.create_subscription(Range, f'/{robot}/{sensor}',
                                      lambda msg, s=sensor: self._on_ir(s, msg), 10)
         self.create_service(MoveWheels, 'moveWheels', self._on_move_wheels)
-        self.create_service(MovePanTilt, 'movePanTilt', self._on_move_pan_tilt)
+        # The service answers when the move ends: its callback awaits the move while the
+        # joint_states callback ends it. Under rclpy a waiting coroutine keeps its callback group
+        # busy, and the default group is mutually exclusive: it would starve every other callback
+        # of this node (no response, no topic ever again). Reentrant lets them run meanwhile.
+        self.create_service(MovePanTilt, 'movePanTilt', self._on_move_pan_tilt,
+                            callback_group=rclpy.callback_groups.ReentrantCallbackGroup())
         self.create_service(ResetWheels, 'resetWheels', self._on_reset_wheels)
         self.create_service(Empty, 'api_reset', self._on_api_reset)
         self.create_subscription(MoveWheelsCommand, 'moveWheels', self._on_move_wheels_topic, 10)

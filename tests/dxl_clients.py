@@ -1,0 +1,53 @@
+"""dynamixel-sdk and pypot (PyPI, unmodified) on an emulated Dynamixel bus whose AX-12s are the
+simulated snake's joints (Protocol 1.0, ids 1-16, 1 Mbps), written once: tests/
+test_dynamixel_emulator_cli.py runs them against ``robozoo dxl-emulator --scenario snake_stand``
+(embedded runtime, one process), tests/ros/test_real_clients_under_ros.py against the
+``snake_dxl_emulator`` scenario started by the real ``ros2 launch`` (simulator and emulator node as
+rclpy processes). Each check takes only the pty's path. Wall-clock: the simulated servos are
+paced at real time."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+
+def sdk_sync_write_moves_the_snake(path: str) -> None:
+    """dynamixel-sdk: the joints at rest read 512 (centre), torque on, a SYNC_WRITE of two goals
+    (+-32.8 deg); 1.5 s later both joints read them back (within 12 steps, 3.5 deg)."""
+    import dynamixel_sdk as sdk
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(1.0)
+    try:
+        assert port.openPort()
+        deadline = time.monotonic() + 30
+        while True:   # the first joint_states from the simulator fill the present positions
+            start = [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)]
+            if start == [512, 512] or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert start == [512, 512]
+        for i in (2, 4):
+            assert ph.write1ByteTxRx(port, i, 24, 1) == (sdk.COMM_SUCCESS, 0)
+        sync = sdk.GroupSyncWrite(port, ph, 30, 2)
+        sync.addParam(2, [0x70, 0x02])  # 624: +32.8 deg
+        sync.addParam(4, [0x90, 0x01])  # 400: -32.8 deg
+        assert sync.txPacket() == sdk.COMM_SUCCESS
+        time.sleep(1.5)
+        now = [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)]
+        assert now[0] == pytest.approx(624, abs=12) and now[1] == pytest.approx(400, abs=12)
+    finally:
+        port.closePort()
+
+
+def pypot_goal_moves_the_snake(path: str) -> None:
+    """pypot: scan (ids 1, 2, 16 answer; 17 does not), torque on, joint 5 to 25 deg (pypot's
+    SYNC_WRITE); 1.5 s later it reads within 3 deg of it."""
+    import pypot.dynamixel as pd
+    with pd.DxlIO(path, baudrate=1_000_000, timeout=0.05) as io:
+        assert io.scan([1, 2, 16, 17]) == [1, 2, 16]
+        io.enable_torque([5])
+        time.sleep(0.01)  # pypot's TCOFLUSH before the next packet: see test_real_clients
+        io.set_goal_position({5: 25.0})
+        time.sleep(1.5)
+        assert io.get_present_position([5])[0] == pytest.approx(25.0, abs=3.0)

@@ -202,6 +202,7 @@ def test_dynamixel_sdk_and_pypot_move_the_simulated_snake(ros_env, tmp_path):
             time.sleep(0.05)
         sdk_sync_write_moves_the_snake(str(link))
         pypot_goal_moves_the_snake(str(link))
+        assert 'js' in seen, 'no /snake/joint_states received'
         js = seen['js']
         q = dict(zip(js.name, js.position))
         step = math.radians(300) / 1023            # AX-12: 0.29 deg per step

@@ -27,6 +27,23 @@ def settle(read, want: list[float], tol: float) -> list[float]:
     return read()
 
 
+def read_positions(ph, port, ids, tries: int = 5) -> list[int]:
+    """Present Position of each servo; a READ that fails (a status later than the SDK's packet
+    timeout on a loaded machine, or one dropped by the half-duplex bus) is asked again, as a
+    client of a real bus would."""
+    import dynamixel_sdk as sdk
+    out = []
+    for i in ids:
+        for _ in range(tries):
+            value, result, _error = ph.read2ByteTxRx(port, i, 36)
+            if result == sdk.COMM_SUCCESS:
+                break
+            time.sleep(0.01)
+        assert result == sdk.COMM_SUCCESS, f'id {i}: {ph.getTxRxResult(result)} {tries} times'
+        out.append(value)
+    return out
+
+
 def sdk_sync_write_moves_the_snake(path: str) -> None:
     """dynamixel-sdk: the joints at rest read 512 (centre), torque on, a SYNC_WRITE of two goals
     (+-32.8 deg); both joints read them back (within 12 steps, 3.5 deg)."""
@@ -37,7 +54,7 @@ def sdk_sync_write_moves_the_snake(path: str) -> None:
         assert port.openPort()
         deadline = time.monotonic() + 30
         while True:   # the first joint_states from the simulator fill the present positions
-            start = [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)]
+            start = read_positions(ph, port, (2, 4))
             if start == [512, 512] or time.monotonic() > deadline:
                 break
             time.sleep(0.1)
@@ -48,8 +65,8 @@ def sdk_sync_write_moves_the_snake(path: str) -> None:
         sync.addParam(2, [0x70, 0x02])  # 624: +32.8 deg
         sync.addParam(4, [0x90, 0x01])  # 400: -32.8 deg
         assert sync.txPacket() == sdk.COMM_SUCCESS
-        now = settle(lambda: [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)], [624, 400], 12)
-        assert now[0] == pytest.approx(624, abs=12) and now[1] == pytest.approx(400, abs=12)
+        now = settle(lambda: read_positions(ph, port, (2, 4)), [624, 400], 12)
+        assert now[0] == pytest.approx(624, abs=12) and now[1] == pytest.approx(400, abs=12), now
     finally:
         port.closePort()
 
@@ -64,4 +81,4 @@ def pypot_goal_moves_the_snake(path: str) -> None:
         time.sleep(0.01)  # pypot's TCOFLUSH before the next packet: see test_real_clients
         io.set_goal_position({5: 25.0})
         now = settle(lambda: list(io.get_present_position([5])), [25.0], 3.0)
-        assert now[0] == pytest.approx(25.0, abs=3.0)
+        assert now[0] == pytest.approx(25.0, abs=3.0), now

@@ -96,11 +96,11 @@ def robobopy_drives_and_reads(robot_id: int, truth) -> None:
     assert abs(math.degrees(yaw1 - yaw0)) < 1.0
 
     rob.movePanTo(-45, 50)                             # robobopy's pan = app pan - 180
-    assert rob.readPanPosition() == -45
+    assert rob.readPanPosition() == -45, rob.readPanPosition()
     wait_sim(truth, 0.1)                               # ground truth: a joint_states or two
     assert truth.joint_deg('pan_motor') == pytest.approx(135, abs=1.0)
     rob.moveTiltTo(90, 50)
-    assert rob.readTiltPosition() == 90
+    assert rob.readTiltPosition() == 90, rob.readTiltPosition()
     wait_sim(truth, 0.1)
     assert truth.joint_deg('tilt_motor') == pytest.approx(90, abs=1.0)
     rob.movePanTo(0, 50)

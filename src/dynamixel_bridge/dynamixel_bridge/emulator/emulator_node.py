@@ -5,13 +5,15 @@ robot needs ``servo: ax12`` in the simulator block so its goals are taken on joi
 on a pseudo-terminal for any Dynamixel client (dynamixel-sdk, pypot, dynamixel_bridge).
 
 Parameters: ``robot``, ``protocol`` (1 | 2), ``model`` (default per protocol), ``ids``,
-``joints``, ``baud``, ``return_delay_us`` (-1: the model's default), ``link``: a path made a
+``joints``, ``baud``, ``return_delay_us`` (-1: the model's default), ``realtime`` (the bus
+thread at SCHED_FIFO, as ``--realtime``; one line if refused), ``link``: a path made a
 symbolic link to the pty while the node runs (the pty's own name changes from run to run; the
 node logs it too). ``robozoo dxl-emulator --scenario`` is the same emulator and link run from a
 terminal."""
 from __future__ import annotations
 
 import os
+import sys
 
 from zoo_runtime.entry import spin_node
 
@@ -27,7 +29,8 @@ class DxlEmulator(SimLink):
         super().__init__(None, None, node_name='dxl_emulator', **kwargs)
         p = {name: self.declare_parameter(name, default).value for name, default in (
             ('robot', 'snake'), ('protocol', 1), ('model', ''), ('ids', list(range(1, 17))),
-            ('joints', ['']), ('baud', 1_000_000), ('return_delay_us', -1), ('link', ''))}
+            ('joints', ['']), ('baud', 1_000_000), ('return_delay_us', -1), ('link', ''),
+            ('realtime', False))}
         if p['protocol'] not in (1, 2):
             raise ValueError(f"parameter protocol: expected 1 or 2, got {p['protocol']}")
         model = model_by_name(p['model']) if p['model'] else DEFAULT_MODEL[p['protocol']]
@@ -46,7 +49,8 @@ class DxlEmulator(SimLink):
             for s in bus.servos.values():
                 s._store(model.item('return_delay'), int(p['return_delay_us']) // 2)
         self.link(plant, p['robot'])
-        self.pty = PtyBus(bus, int(p['baud']), log=self.get_logger().info).start()
+        self.pty = PtyBus(bus, int(p['baud']), realtime=bool(p['realtime']),
+                          log=self.get_logger().info).start()
         self.link_path = p['link']
         if self.link_path:
             if os.path.islink(self.link_path):
@@ -68,5 +72,13 @@ class DxlEmulator(SimLink):
         super().destroy_node()
 
 
+# In a process of its own (ros2 launch) the bus thread shares the GIL with rclpy's executor,
+# which takes /clock every physics step: at Python's default 5 ms switch interval a status could
+# wait several of them for the GIL and miss the client's timeout (pypot waits 50 ms) on a loaded
+# machine. Servos answer on bus time, so the bus thread gets the GIL back within 0.5 ms.
+SWITCH_INTERVAL_S = 0.0005
+
+
 def main(args=None) -> None:
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     spin_node(DxlEmulator, args)

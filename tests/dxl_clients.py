@@ -44,6 +44,19 @@ def read_positions(ph, port, ids, tries: int = 5) -> list[int]:
     return out
 
 
+def write_torque_on(ph, port, ids, tries: int = 5) -> None:
+    """Torque Enable (24) = 1 on each servo, asked again after a failed transaction (see
+    read_positions); the status must then say no error."""
+    import dynamixel_sdk as sdk
+    for i in ids:
+        for _ in range(tries):
+            result, error = ph.write1ByteTxRx(port, i, 24, 1)
+            if result == sdk.COMM_SUCCESS:
+                break
+            time.sleep(0.01)
+        assert (result, error) == (sdk.COMM_SUCCESS, 0), (i, ph.getTxRxResult(result), error)
+
+
 def sdk_sync_write_moves_the_snake(path: str) -> None:
     """dynamixel-sdk: the joints at rest read 512 (centre), torque on, a SYNC_WRITE of two goals
     (+-32.8 deg); both joints read them back (within 12 steps, 3.5 deg)."""
@@ -59,8 +72,7 @@ def sdk_sync_write_moves_the_snake(path: str) -> None:
                 break
             time.sleep(0.1)
         assert start == [512, 512]
-        for i in (2, 4):
-            assert ph.write1ByteTxRx(port, i, 24, 1) == (sdk.COMM_SUCCESS, 0)
+        write_torque_on(ph, port, (2, 4))
         sync = sdk.GroupSyncWrite(port, ph, 30, 2)
         sync.addParam(2, [0x70, 0x02])  # 624: +32.8 deg
         sync.addParam(4, [0x90, 0x01])  # 400: -32.8 deg

@@ -9,6 +9,7 @@ socket has been open for 0.5 s, and the release is recorded. The libraries' code
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 
@@ -30,3 +31,108 @@ def guarded_connect(client, what: str, limit_s: float = WALL_LIMIT_S) -> None:
             if time.time() - open_since > 0.5 and rem.connectionState == state.CONNECTING:
                 rem.connectionState = state.CONNECTED
                 RELEASED.append(what)
+
+
+# -- robobopy drives and reads: written once, run embedded and under real ROS ----------------------
+# tests/test_robobo_remote.py runs it against ServedRun (robobo_remote in this process, judged on
+# run.physics); tests/ros/test_real_clients_under_ros.py against `ros2 launch zoo_bringup
+# robobo_remote.launch.py`, judged on the simulator's topics (/robobo/metrics, /robobo/joint_states,
+# the IR plug-ins' Range topics) read by a real rclpy node. Either side gives a ``truth``:
+#   truth.pose() -> (x, y, yaw) of the base (m, rad); truth.joint_deg('pan_motor' | 'tilt_motor');
+#   truth.ir(sensor) -> the IR plug-in's range (robobo_api's Range value, e.g. 'front_c');
+#   truth.sim_time() -> the simulation's time (s).
+# The scenario is paced at real time, but a loaded machine (or a dozen processes under ROS) runs it
+# slower: waits for statuses are in sim time, and a blocking move is checked to last its time in
+# the simulation (and never less in wall time).
+
+R = 0.03225                                            # wheel radius (spec R25)
+FACING_BALL = (-0.2, -0.25, math.atan2(0.5, 0.45))     # the green ball straight ahead, 0.67 m
+
+
+def connect(robot_id: int, what: str = ''):
+    from robobopy.Robobo import Robobo
+    rob = Robobo('127.0.0.1', robot_id)
+    guarded_connect(rob, what or f'robobopy robot id {robot_id}')
+    deadline = time.time() + WALL_LIMIT_S
+    while not isinstance(rob.readAllIRSensor(), dict):   # the first IRS status
+        assert time.time() < deadline, f'no IRS status from robot id {robot_id}'
+        time.sleep(0.05)
+    return rob
+
+
+def wait_sim(truth, seconds: float) -> None:
+    """Sleep until the simulation has advanced ``seconds`` (a status period is sim time)."""
+    until, deadline = truth.sim_time() + seconds, time.time() + WALL_LIMIT_S
+    while truth.sim_time() < until:
+        assert time.time() < deadline, f'sim time stuck at {truth.sim_time():.2f} s'
+        time.sleep(0.02)
+
+
+def robobopy_drives_and_reads(robot_id: int, truth) -> None:
+    """robobopy (unmodified) resets the encoders, drives 1.5 s at speed 30 (blocking),
+    pans, tilts, sees the green ball ahead with the camera and reads the IRs; every reading and
+    the motion checked against the simulator's ground truth."""
+    import pytest
+    from robobopy.utils.BlobColor import BlobColor
+    from robobopy.utils.IR import IR
+    from robobopy.utils.Wheels import Wheels
+
+    from robobo_api.motor_laws import wheel_angle_deg
+    rob = connect(robot_id)
+    rob.resetWheelEncoders()
+    wait_sim(truth, 0.7)
+    assert rob.readWheelPosition(Wheels.R) == rob.readWheelPosition(Wheels.L) == 0
+    x0, y0, yaw0 = truth.pose()
+    t0, s0 = time.time(), truth.sim_time()
+    rob.moveWheelsByTime(30, 30, 1.5)                  # blocking until the move ends
+    assert time.time() - t0 > 1.45 and 1.45 < truth.sim_time() - s0 < 2.5, (
+        f'{time.time() - t0:.2f} s wall, {truth.sim_time() - s0:.2f} s simulated')
+    wait_sim(truth, 0.6)
+    theta = wheel_angle_deg(30, 1.5)                   # spec 4.1 formula, 374 deg
+    for wheel in (Wheels.R, Wheels.L):
+        assert rob.readWheelPosition(wheel) == pytest.approx(theta, rel=0.02)
+    x1, y1, yaw1 = truth.pose()
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(math.radians(theta) * R, rel=0.04)
+    assert abs(math.degrees(yaw1 - yaw0)) < 1.0
+
+    rob.movePanTo(-45, 50)                             # robobopy's pan = app pan - 180
+    assert rob.readPanPosition() == -45, rob.readPanPosition()
+    wait_sim(truth, 0.1)                               # ground truth: a joint_states or two
+    assert truth.joint_deg('pan_motor') == pytest.approx(135, abs=1.0)
+    rob.moveTiltTo(90, 50)
+    assert rob.readTiltPosition() == 90, rob.readTiltPosition()
+    wait_sim(truth, 0.1)
+    assert truth.joint_deg('tilt_motor') == pytest.approx(90, abs=1.0)
+    rob.movePanTo(0, 50)
+    rob.moveTiltTo(70, 50)
+    wait_sim(truth, 1.5)                               # a few camera frames with the ball ahead
+    blob = rob.readColorBlob(BlobColor.GREEN)
+    assert blob.size > 400 and 35 < blob.posx < 65, str(blob)
+    assert rob.readIRSensor(IR.FrontC) == pytest.approx(round(truth.ir('front_c')), abs=1)
+    assert rob.readIRSensor(IR.FrontL) == pytest.approx(round(truth.ir('front_l')), abs=1)
+    rob.resetWheelEncoders()
+    wait_sim(truth, 0.7)
+    assert abs(rob.readWheelPosition(Wheels.R)) <= 1 and abs(rob.readWheelPosition(Wheels.L)) <= 1
+    rob.disconnect()
+
+
+class ServedTruth:
+    """Ground truth of a ServedRun (robobo_remote in this process)."""
+
+    def __init__(self, served, robot: str = 'robobo', api: str = 'robobo_api'):
+        self.served, self.robot, self.api = served, robot, served.run.nodes[api]
+
+    def pose(self) -> tuple[float, float, float]:
+        from robobo_api.global_test_judge import yaw_of
+        pos, quat = self.served.run.physics.base_pose(self.robot)
+        return float(pos[0]), float(pos[1]), yaw_of(quat)
+
+    def joint_deg(self, joint: str) -> float:
+        from robobo_api.api_node import JOINTS
+        return self.api.degrees(JOINTS.index(joint))
+
+    def ir(self, sensor: str) -> float:
+        return self.api.irs[sensor].range
+
+    def sim_time(self) -> float:
+        return self.served.run.sim_time

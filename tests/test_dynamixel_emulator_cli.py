@@ -5,8 +5,8 @@ import subprocess
 import time
 from pathlib import Path
 
-import dynamixel_sdk as sdk
 import pytest
+from dxl_clients import pypot_goal_moves_the_snake, sdk_sync_write_moves_the_snake
 
 ROBOZOO = str(Path(__file__).resolve().parents[1] / 'bin' / 'robozoo')
 
@@ -25,39 +25,19 @@ def _stop(p):
 
 
 def test_sdk_goals_move_the_simulated_snake():
+    """dxl_clients.sdk_sync_write_moves_the_snake (also run under real ROS: tests/ros/
+    test_real_clients_under_ros.py)."""
     p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    port = sdk.PortHandler(path)
-    ph = sdk.PacketHandler(1.0)
     try:
-        assert port.openPort()
-        time.sleep(0.3)  # a first joint_states from the simulator
-        start = [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)]
-        assert start == [512, 512]
-        for i in (2, 4):
-            assert ph.write1ByteTxRx(port, i, 24, 1) == (sdk.COMM_SUCCESS, 0)
-        sync = sdk.GroupSyncWrite(port, ph, 30, 2)
-        sync.addParam(2, [0x70, 0x02])  # 624: +32.8 deg
-        sync.addParam(4, [0x90, 0x01])  # 400: -32.8 deg
-        assert sync.txPacket() == sdk.COMM_SUCCESS
-        time.sleep(1.5)
-        now = [ph.read2ByteTxRx(port, i, 36)[0] for i in (2, 4)]
-        assert now[0] == pytest.approx(624, abs=12) and now[1] == pytest.approx(400, abs=12)
+        sdk_sync_write_moves_the_snake(path)
     finally:
-        port.closePort()
         _stop(p)
 
 
 def test_pypot_goals_move_the_simulated_snake():
-    import pypot.dynamixel as pd
     p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
     try:
-        with pd.DxlIO(path, baudrate=1_000_000, timeout=0.05) as io:
-            assert io.scan([1, 2, 16, 17]) == [1, 2, 16]
-            io.enable_torque([5])
-            time.sleep(0.01)  # pypot's TCOFLUSH before the next packet: see test_real_clients
-            io.set_goal_position({5: 25.0})
-            time.sleep(1.5)
-            assert io.get_present_position([5])[0] == pytest.approx(25.0, abs=3.0)
+        pypot_goal_moves_the_snake(path)
     finally:
         _stop(p)
 

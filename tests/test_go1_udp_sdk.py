@@ -7,70 +7,33 @@ last LowState. Wall-clock test: the margins (30 s start-up, >= 60 % of the cycle
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip('unitree_legged_sdk.robot_interface')
-from unitree_udp.low_level import LowCmd, decode_low_state, encode_low_cmd  # noqa: E402
+from go1_udp_clients import (free_port, robozoo_run, sdk_moves_the_front_right_leg,  # noqa: E402
+                             wait_for_robot)
 
 WS = Path(__file__).resolve().parents[1]
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-def wait_for_robot(port: int, timeout_s: float = 30.0) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.settimeout(0.2)
-        end = time.monotonic() + timeout_s
-        while time.monotonic() < end:
-            try:
-                s.sendto(encode_low_cmd(LowCmd()), ('127.0.0.1', port))
-                decode_low_state(s.recv(2048))
-                return
-            except (OSError, ValueError):
-                continue
-    raise AssertionError(f'the simulated Go1 did not answer on port {port}')
-
-
 @pytest.fixture
 def endpoint(tmp_path):
-    port = free_port()
-    out = tmp_path / 'run'
-    proc = subprocess.Popen([str(WS / 'bin' / 'robozoo'), 'run', 'go1_udp_endpoint_hung',
-                             '--quiet', '--output', str(out), '--duration', '120',
-                             '--set', f'go1_udp_endpoint.port={port}'],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    port, out = free_port(), tmp_path / 'run'
+    with robozoo_run('go1_udp_endpoint_hung', out, [f'go1_udp_endpoint.port={port}']) as proc:
         wait_for_robot(port)
         yield port, proc, out
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=60)
 
 
 def test_the_real_sdk_moves_a_joint_of_the_simulated_go1(endpoint):
+    """The check itself is go1_udp_clients.sdk_moves_the_front_right_leg (also run under real ROS
+    by tests/ros/test_real_clients_under_ros.py); here the endpoint's own counters too."""
     port, proc, out = endpoint
-    r = subprocess.run([sys.executable, str(WS / 'src/unitree_udp/examples/sdk_position.py'),
-                        '--port', str(port), '--local-port', str(free_port()),
-                        '--seconds', '3'], capture_output=True, text=True, timeout=60,
-                       env={**os.environ})
-    assert r.returncode == 0, r.stdout + r.stderr
-    state = json.loads([ln for ln in r.stdout.splitlines() if ln.startswith('{')][-1])
-    assert state['level'] == 0xFF and state['tick'] > 0
-    assert state['answered_cycles'] >= 900                 # of 1500 (60 %)
-    assert state['q'][:3] == pytest.approx([0.0, 1.2, -2.0], abs=0.1)   # FR hip, thigh, calf
-    assert state['mode'][:3] == [0x0A] * 3
+    sdk_moves_the_front_right_leg(port)
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=60)
     ep = json.loads((out / 'summary.json').read_text())['metrics']['go1_udp_endpoint']

@@ -10,18 +10,12 @@ import time
 import pytest
 
 robobopy = pytest.importorskip('robobopy', reason='robobopy==1.5.0 (requirements.txt)')
-from robobopy.Robobo import Robobo  # noqa: E402
-from robobopy.utils.BlobColor import BlobColor  # noqa: E402
-from robobopy.utils.IR import IR  # noqa: E402
-from robobopy.utils.Wheels import Wheels  # noqa: E402
 
 from robobo_api.global_test_judge import yaw_of  # noqa: E402
 from robobo_api.motor_laws import wheel_angle_deg  # noqa: E402
 from robobo_api.served_run import ServedRun, free_robot_id  # noqa: E402
-from robobo_clients import guarded_connect  # noqa: E402
-
-R = 0.03225
-FACING_BALL = (-0.2, -0.25, math.atan2(0.5, 0.45))   # the green ball straight ahead, 0.67 m
+from robobo_clients import (FACING_BALL, R, ServedTruth, connect,  # noqa: E402
+                            guarded_connect, robobopy_drives_and_reads)
 
 
 @pytest.fixture(scope='module')
@@ -37,51 +31,10 @@ def ground_truth(served) -> tuple[float, float, float]:
     return float(pos[0]), float(pos[1]), yaw_of(quat)
 
 
-def connect(served) -> Robobo:
-    rob = Robobo('127.0.0.1', served.robot_id)
-    guarded_connect(rob, f'robobopy robot id {served.robot_id}')
-    deadline = time.time() + 5
-    while not isinstance(rob.readAllIRSensor(), dict) and time.time() < deadline:
-        time.sleep(0.05)  # the first IRS status
-    return rob
-
-
 def test_robobopy_commands_and_readings(served):
-    api = served.run.nodes['robobo_api']
-    rob = connect(served)
-    rob.resetWheelEncoders()
-    time.sleep(0.7)
-    assert rob.readWheelPosition(Wheels.R) == rob.readWheelPosition(Wheels.L) == 0
-    x0, y0, yaw0 = ground_truth(served)
-    t0 = time.time()
-    rob.moveWheelsByTime(30, 30, 1.5)                  # blocking, real time
-    assert 1.45 < time.time() - t0 < 2.5
-    time.sleep(0.6)
-    theta = wheel_angle_deg(30, 1.5)                   # spec 4.1 formula, 374 deg
-    for wheel in (Wheels.R, Wheels.L):
-        assert rob.readWheelPosition(wheel) == pytest.approx(theta, rel=0.02)
-    x1, y1, yaw1 = ground_truth(served)
-    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(math.radians(theta) * R, rel=0.04)
-    assert abs(math.degrees(yaw1 - yaw0)) < 1.0
-
-    rob.movePanTo(-45, 50)                             # robobopy's pan = app pan - 180
-    assert rob.readPanPosition() == -45
-    assert api.degrees(2) == pytest.approx(135, abs=1.0)   # the joint (ground truth)
-    rob.moveTiltTo(90, 50)
-    assert rob.readTiltPosition() == 90
-    assert api.degrees(3) == pytest.approx(90, abs=1.0)
-    rob.movePanTo(0, 50)
-    rob.moveTiltTo(70, 50)
-    time.sleep(1.5)                                    # a few camera frames with the ball ahead
-    blob = rob.readColorBlob(BlobColor.GREEN)
-    assert blob.size > 400 and 35 < blob.posx < 65, str(blob)
-    ros_irs = {k: round(v.range) for k, v in api.irs.items()}
-    assert rob.readIRSensor(IR.FrontC) == pytest.approx(ros_irs['front_c'], abs=1)
-    assert rob.readIRSensor(IR.FrontL) == pytest.approx(ros_irs['front_l'], abs=1)
-    rob.resetWheelEncoders()
-    time.sleep(0.7)
-    assert abs(rob.readWheelPosition(Wheels.R)) <= 1 and abs(rob.readWheelPosition(Wheels.L)) <= 1
-    rob.disconnect()
+    """robobo_clients.robobopy_drives_and_reads, also run with robobo_remote under real ROS
+    (tests/ros/test_real_clients_under_ros.py)."""
+    robobopy_drives_and_reads(served.robot_id, ServedTruth(served))
 
 
 def raw_client(served):
@@ -142,7 +95,7 @@ def test_server_survives_garbage_then_obeys(served):
     for frame in (b'\xff\x00\xfe', '{', '[]', '{"name": "MOVE", "parameters": 7}', 'x' * 5000):
         ws.send(frame)
     ws.shutdown()                               # and vanishes without a close handshake
-    rob = connect(served)
+    rob = connect(served.robot_id)
     x0, y0, _ = ground_truth(served)
     rob.moveWheelsByTime(500, 500, 0.5)         # speeds beyond 100: clamped, as the API does
     time.sleep(0.3)
@@ -158,7 +111,7 @@ def test_server_survives_garbage_then_obeys(served):
     time.sleep(0.4)
     x3, y3, _ = ground_truth(served)
     assert math.hypot(x3 - x2, y3 - y2) > 0.02  # still backing up
-    rob = connect(served)
+    rob = connect(served.robot_id)
     rob.stopMotors()
     rob.disconnect()
 

@@ -22,9 +22,11 @@ setup(
         'console_scripts': [
             'bridge = dynamixel_bridge.bridge_node:main',
             'dxl_emulator = dynamixel_bridge.emulator.cli:console_main',
+            'emulator = dynamixel_bridge.emulator.emulator_node:main',
         ],
         'robozoo.nodes': [
             'dynamixel_bridge/bridge = dynamixel_bridge.bridge_node:DynamixelBridge',
+            'dynamixel_bridge/emulator = dynamixel_bridge.emulator.emulator_node:DxlEmulator',
         ],
     },
 )

@@ -98,8 +98,10 @@ class RoboboApi(rclpy.node.Node):
             self.create_subscription(Range, f'/{robot}/{sensor}',
                                      lambda msg, s=sensor: self._on_ir(s, msg), 10)
         self.create_service(MoveWheels, 'moveWheels', self._on_move_wheels)
-        # Its coroutine awaits moves that joint-state callbacks end: rclpy holds a mutually
-        # exclusive group until the coroutine ends, so this service gets a reentrant one.
+        # The service answers when the move ends: its coroutine awaits the move while the
+        # joint_states callback ends it. rclpy holds a mutually exclusive group until the
+        # coroutine ends, so in the default group no other callback of this node would run (no
+        # response, no topic ever again): this service gets a reentrant one.
         self.create_service(MovePanTilt, 'movePanTilt', self._on_move_pan_tilt,
                             callback_group=rclpy.callback_groups.ReentrantCallbackGroup())
         self.create_service(ResetWheels, 'resetWheels', self._on_reset_wheels)

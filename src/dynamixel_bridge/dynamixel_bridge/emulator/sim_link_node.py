@@ -12,8 +12,14 @@ PUBLISH_PERIOD_S = 0.01  # goals reach the topic within 10 ms; the AX-12 model t
 
 
 class SimLink(rclpy.node.Node):
-    def __init__(self, plant: JointsPlant, robot: str, **kwargs) -> None:
-        super().__init__('dxl_emulator_link', **kwargs)
+    def __init__(self, plant: JointsPlant | None, robot: str | None,
+                 node_name: str = 'dxl_emulator_link', **kwargs) -> None:
+        super().__init__(node_name, **kwargs)
+        if plant is not None:
+            self.link(plant, robot)
+
+    def link(self, plant: JointsPlant, robot: str) -> None:
+        """Take the robot's joint states into the plant, its goals out on joint_targets."""
         self.plant = plant
         self._sent = -1
         self.states_seen = 0

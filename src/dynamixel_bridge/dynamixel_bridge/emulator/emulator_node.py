@@ -1,0 +1,84 @@
+"""``dynamixel_bridge/emulator``: the bus emulator as a node of a scenario, in either world (the
+embedded runner, or its own process under ``ros2 launch``). The servos are the scenario robot's
+joints (``ids`` in order -> ``joints``, default joint_1..joint_N, as the bridge names them; the
+robot needs ``servo: ax12`` in the simulator block so its goals are taken on joint_targets), served
+on a pseudo-terminal for any Dynamixel client (dynamixel-sdk, pypot, dynamixel_bridge).
+
+Parameters: ``robot``, ``protocol`` (1 | 2), ``model`` (default per protocol), ``ids``,
+``joints``, ``baud``, ``return_delay_us`` (-1: the model's default), ``realtime`` (the bus
+thread at SCHED_FIFO, as ``--realtime``; one line if refused), ``link``: a path made a
+symbolic link to the pty while the node runs (the pty's own name changes from run to run; the
+node logs it too). ``robozoo dxl-emulator --scenario`` is the same emulator and link run from a
+terminal."""
+from __future__ import annotations
+
+import os
+import sys
+
+from zoo_runtime.entry import spin_node
+
+from ..control_table import DEFAULT_MODEL, baud_register, model_by_name
+from .bus import build_bus
+from .plants import JointsPlant
+from .pty_server import PtyBus
+from .sim_link_node import SimLink
+
+
+class DxlEmulator(SimLink):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(None, None, node_name='dxl_emulator', **kwargs)
+        p = {name: self.declare_parameter(name, default).value for name, default in (
+            ('robot', 'snake'), ('protocol', 1), ('model', ''), ('ids', list(range(1, 17))),
+            ('joints', ['']), ('baud', 1_000_000), ('return_delay_us', -1), ('link', ''),
+            ('realtime', False))}
+        if p['protocol'] not in (1, 2):
+            raise ValueError(f"parameter protocol: expected 1 or 2, got {p['protocol']}")
+        model = model_by_name(p['model']) if p['model'] else DEFAULT_MODEL[p['protocol']]
+        if baud_register(model, int(p['baud'])) is None:
+            raise ValueError(f"parameter baud: {model.name} cannot run at {p['baud']}")
+        ids = [int(i) for i in p['ids']]
+        joints = [j for j in p['joints'] if j] or [f'joint_{i}' for i in range(1, len(ids) + 1)]
+        if len(joints) != len(ids):
+            raise ValueError(f'parameter joints: {len(joints)} names for {len(ids)} ids')
+        plant = JointsPlant(model, dict(zip(ids, joints)))
+        bus = build_bus(int(p['protocol']), ids, model=model, plant=plant, baud=int(p['baud']))
+        if not -1 <= int(p['return_delay_us']) <= 508:
+            raise ValueError(f"parameter return_delay_us: expected 0..508, got "
+                             f"{p['return_delay_us']}")
+        if p['return_delay_us'] >= 0:
+            for s in bus.servos.values():
+                s._store(model.item('return_delay'), int(p['return_delay_us']) // 2)
+        self.link(plant, p['robot'])
+        self.pty = PtyBus(bus, int(p['baud']), realtime=bool(p['realtime']),
+                          log=self.get_logger().info).start()
+        self.link_path = p['link']
+        if self.link_path:
+            if os.path.islink(self.link_path):
+                os.unlink(self.link_path)
+            os.symlink(self.pty.path, self.link_path)
+        self.get_logger().info(
+            f"{model.name} ids {ids[0]}..{ids[-1]} ({len(ids)}) on protocol {p['protocol']}.0 at "
+            f"{p['baud']} baud on {self.pty.path}" + (f' ({self.link_path})' if self.link_path
+                                                     else '') +
+            f" -> {p['robot']} joints {joints[0]}..{joints[-1]}")
+
+    def destroy_node(self) -> None:
+        pty = getattr(self, 'pty', None)
+        if pty is not None:
+            pty.stop()
+            self.pty = None
+            if self.link_path and os.path.islink(self.link_path):
+                os.unlink(self.link_path)
+        super().destroy_node()
+
+
+# In a process of its own (ros2 launch) the bus thread shares the GIL with rclpy's executor,
+# which takes /clock every physics step: at Python's default 5 ms switch interval a status could
+# wait several of them for the GIL and miss the client's timeout (pypot waits 50 ms) on a loaded
+# machine. Servos answer on bus time, so the bus thread gets the GIL back within 0.5 ms.
+SWITCH_INTERVAL_S = 0.0005
+
+
+def main(args=None) -> None:
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    spin_node(DxlEmulator, args)

@@ -4,8 +4,8 @@ one run: the real-time factor and every controller's tick rate in sim time (issu
 Under ROS the simulator node paces physics on the wall clock (``real_time_factor`` 1 by default;
 ``--ros-rtf`` asks for more) and publishes /clock after every step; each controller is its own
 process. A controller's tick rate is the rate, in messages per simulated second, of the busiest
-topic it publishes (found in the ROS graph: rclpy's publishers-by-node), counted from sim time 0.5 s
-(after the scenarios' start-up) to the end. Embedded, the same topics are recorded by
+topic it publishes (found in the ROS graph: rclpy's publishers-by-node), counted over ``--seconds``
+of sim time from 0.5 s after the subscriptions are in place. Embedded, the same topics are recorded by
 `bin/robozoo run --record` and counted from the bag's metadata over the whole run; the embedded
 world runs as fast as it can. Prints a table, then one JSON line {"bench": "ros", ...}.
 
@@ -29,7 +29,7 @@ WS = Path(__file__).resolve().parents[1]
 SCENARIOS = ['nao_walk', 'nao_wave_walk', 'go1_trot_earth', 'hoap2_navigation', 'robobo_arena',
              'snake_sidewinding']
 SKIP_TOPICS = {'/rosout', '/parameter_events', '/sim/node_ready'}
-WARM_UP = 0.5  # sim seconds left out of the ROS counts
+WARM_UP = 0.5  # sim seconds left out of the ROS counts at least
 
 
 def ros_run(scenario: str, seconds: float, rtf: float, tmp: Path) -> dict:
@@ -40,38 +40,39 @@ def ros_run(scenario: str, seconds: float, rtf: float, tmp: Path) -> dict:
     run = LaunchedScenario(scenario, env, tmp / f'{scenario}.log',
                            [f'sim.real_time_factor={rtf}'])
     counts: dict[str, int] = {}
+    window = [float('inf'), float('inf')]  # sim seconds [start, end) counted
     try:
         run.wait_sim_time(0.05, wall_timeout=120)
-        topics = {}  # node -> its published topics
-        deadline = time.monotonic() + 20
+        topics = {}  # node -> its published topics (a node may publish none: it only listens)
         for fq in run.node_names:
             if fq == '/sim':
                 continue
             ns, name = fq.rsplit('/', 1)
-            while time.monotonic() < deadline:
+            deadline = time.monotonic() + 3
+            pubs = []
+            while not pubs and time.monotonic() < deadline:
                 pubs = [(t, ty[0]) for t, ty in run.node.get_publisher_names_and_types_by_node(
                     name, ns or '/') if t not in SKIP_TOPICS]
-                if pubs:
-                    break
-                time.sleep(0.2)
+                time.sleep(0.1)
             topics[fq] = pubs
         for pubs in topics.values():
             for topic, type_name in pubs:
                 counts.setdefault(topic, 0)
 
                 def count(_msg, topic=topic):
-                    if WARM_UP <= run.sim_time <= seconds:
+                    if window[0] <= run.sim_time < window[1]:
                         counts[topic] += 1
                 run.node.create_subscription(get_message(type_name), topic, count, 1000)
-        run.wait_sim_time(WARM_UP, wall_timeout=60)
+        start = max(WARM_UP, run.sim_time + 0.5)  # once the subscriptions are matched
+        window[:] = [start, start + seconds]
+        run.wait_sim_time(start, wall_timeout=60)
         t0, s0 = time.monotonic(), run.sim_time
-        run.wait_sim_time(seconds, wall_timeout=60 + 10 * seconds / rtf)
+        run.wait_sim_time(start + seconds, wall_timeout=60 + 10 * seconds / rtf)
         wall, sim = time.monotonic() - t0, run.sim_time - s0
     finally:
         run.stop()
-    window = seconds - WARM_UP
     return {'rtf': sim / wall, 'topics': topics,
-            'rates': {t: n / window for t, n in counts.items()}}
+            'rates': {t: n / seconds for t, n in counts.items()}}
 
 
 def embedded_run(scenario: str, seconds: float, topics: list[str], tmp: Path) -> dict:

@@ -5,11 +5,12 @@ Under ROS the simulator node paces physics on the wall clock (``real_time_factor
 ``--ros-rtf`` asks for more) and publishes /clock after every step; each controller is its own
 process. A controller's tick rate is the rate, in messages per simulated second, of the busiest
 topic it publishes (found in the ROS graph: rclpy's publishers-by-node), counted over ``--seconds``
-of sim time from 0.5 s after the subscriptions are in place. Embedded, the same topics are recorded by
-`bin/robozoo run --record` and counted from the bag's metadata over the whole run; the embedded
+of sim time from 0.5 s after the subscriptions are in place. Embedded, the same topics are
+recorded by `bin/robozoo run --record` and counted from the bag's metadata over the whole run; the embedded
 world runs as fast as it can. Prints a table, then one JSON line {"bench": "ros", ...}.
 
-    source tools/ros2_env.sh && python benchmarks/bench_ros.py [--seconds 5] [--ros-rtf 1] [scenario ...]
+    source tools/ros2_env.sh
+    python benchmarks/bench_ros.py [--seconds 5] [--ros-rtf 1] [scenario ...]
 """
 from __future__ import annotations
 
@@ -82,8 +83,9 @@ def embedded_run(scenario: str, seconds: float, topics: list[str], tmp: Path) ->
                     '--quiet', '--output', str(out), '--record', *topics], env=env, check=True,
                    capture_output=True, timeout=900)
     summary = json.loads((out / 'summary.json').read_text())
-    meta = yaml.safe_load((out / 'bag' / 'metadata.yaml').read_text())['rosbag2_bagfile_information']
-    counts = {t['topic_metadata']['name']: t['message_count'] for t in meta['topics_with_message_count']}
+    meta = yaml.safe_load((out / 'bag' / 'metadata.yaml').read_text())
+    counts = {t['topic_metadata']['name']: t['message_count']
+              for t in meta['rosbag2_bagfile_information']['topics_with_message_count']}
     return {'rtf': summary['real_time_factor'],
             'rates': {t: counts.get(t, 0) / seconds for t in topics}}
 

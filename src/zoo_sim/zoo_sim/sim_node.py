@@ -7,9 +7,9 @@ Per robot ``/<robot>/...``: ``joint_states``, ``odometry/ground_truth``, ``imu``
 ``/sim/pause``, ``/sim/step``, ``/sim/set_pose``. Publishers are timers on sim time.
 
 In the embedded world the lockstep executor owns time (``/clock``) and drives
-:attr:`Simulator.lockstep_physics`; run standalone (``ros2 launch``, ``ros2 run zoo_sim simulator``),
-the node steps its physics in a thread paced on the wall clock, publishes ``/clock`` after every
-step and waits for the controllers' due commands (:meth:`Simulator.run_free`).
+:attr:`Simulator.lockstep_physics`; run standalone (``ros2 launch``, ``ros2 run zoo_sim
+simulator``), the node steps its physics in a thread paced on the wall clock, publishes ``/clock``
+after every step and waits for the controllers' due commands (:meth:`Simulator.run_free`).
 """
 from __future__ import annotations
 

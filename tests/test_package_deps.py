@@ -32,7 +32,8 @@ MODULE_KEYS = {'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'matplotlib': '
                'ament_index_python': 'ament_index_python', 'gz': 'gz_sim_vendor',
                'dynamixel_sdk': 'dynamixel_sdk', 'foxglove': 'python3-foxglove-sdk-pip',
                'cma': 'python3-cma-pip', 'cyclonedds': 'python3-cyclonedds-pip',
-               'distributed': 'python3-distributed-pip'}
+               'distributed': 'python3-distributed-pip', 'rclpy': 'rclpy',
+               'nav_msgs': 'nav_msgs', 'rosgraph_msgs': 'rosgraph_msgs'}
 # code that is not the package's runtime: examples run by hand with extra tools (robobopy)
 SKIP_DIRS = {'test', 'examples'}
 PACKAGES = sorted(p.parent for p in (WS / 'src').glob('*/package.xml'))

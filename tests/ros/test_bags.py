@@ -152,7 +152,11 @@ def test_robozoo_reads_a_ros2_bag_record_bag(ros_env, tmp_path, storage):
         assert pub.returncode == 0, pub.stderr
     finally:
         rec.send_signal(signal.SIGINT)  # how a user ends `ros2 bag record`
-        log = rec.communicate(timeout=60)[0]
+        try:
+            log = rec.communicate(timeout=60)[0]
+        except subprocess.TimeoutExpired:  # never left running after the test
+            rec.kill()
+            log = rec.communicate()[0] + '\n(did not stop on SIGINT within 60 s)'
     assert rec.returncode == 0, log[-2000:]
 
     info = robozoo(ros_env, 'bag', 'info', str(bag)).stdout

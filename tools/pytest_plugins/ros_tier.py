@@ -5,6 +5,7 @@ tier exists to run them."""
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
@@ -50,6 +51,12 @@ class _Tally:
 
 
 def pytest_configure(config):
+    # The tests stop `ros2 launch`, `ros2 bag record` and nodes with SIGINT, as Ctrl-C would. A
+    # shell that started this run in the background ignores SIGINT, and programs inherit an
+    # ignored signal (some, like `ros2 bag record`, then never stop): a handler here makes every
+    # child start with the default.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.get('ZOO_RUNTIME') != 'ros':
         raise pytest.UsageError('the ROS tier runs with ZOO_RUNTIME=ros (tools/test_ros.sh sets '
                                 'it through tools/ros2_env.sh)')

@@ -29,7 +29,8 @@ robozoo_find_ros() {
 
 # The shared core's tarball beside the workspace (CI and the developers' machines have ../shared).
 robozoo_shared_ros_tarball() {
-  local ws=$1 dir=${ROBOZOO_SHARED_ROS2:-$1/../shared/ros2} f
+  local dir f
+  dir=$(cd "${ROBOZOO_SHARED_ROS2:-$1/../shared/ros2}" 2>/dev/null && pwd) || return 1
   for f in "$dir"/ros2-jazzy-core-*.tar.zst; do [ -f "$f" ] && { echo "$f"; return 0; }; done
   return 1
 }

@@ -9,6 +9,7 @@ ws=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ws"
 source tools/ros2_find.sh
 source tools/colcon_build.sh
+[ "${ROBOZOO_ROS:-}" = off ] && exit 0  # the embedded world alone, even beside ../shared/ros2
 
 if ! robozoo_find_ros "$ws" && tarball=$(robozoo_shared_ros_tarball "$ws"); then
   sums="$(dirname "$tarball")/SHA256SUMS"

@@ -23,10 +23,14 @@ class Once(node_mod.Node):
 
 
 def test_spin_node_inits_spins_until_shutdown_and_cleans_up(monkeypatch):
+    import signal
     monkeypatch.setattr('zoo_runtime.rclpy', rclpy)
+    before = signal.getsignal(signal.SIGINT)
     entry.spin_node(Once, args=[])
     assert Once.ticks == 1 and Once.destroyed
     assert not rclpy.ok()
+    # SIGINT as it was: an ignored one would be inherited by every later child process
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_a_node_that_cannot_be_built_says_why_in_one_line_and_still_shuts_down(monkeypatch,

@@ -21,7 +21,7 @@ def spin_node(make_node: Callable[[], object], args: list[str] | None = None) ->
     def on_sigint(signum, frame):  # rclpy's handler calls it after shutting rclpy down
         interrupted.append(signum)
         raise KeyboardInterrupt
-    signal.signal(signal.SIGINT, on_sigint)
+    previous = signal.signal(signal.SIGINT, on_sigint)
     rclpy.init(args=args)
     node = None
     try:
@@ -44,9 +44,12 @@ def spin_node(make_node: Callable[[], object], args: list[str] | None = None) ->
         # Ctrl-C in a terminal reaches a launched node twice (its process group, then launch's
         # own SIGINT): a second KeyboardInterrupt must not break the clean-up.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        if node is not None:
-            node.destroy_node()
-        rclpy.try_shutdown()
+        try:
+            if node is not None:
+                node.destroy_node()
+            rclpy.try_shutdown()
+        finally:  # as it was: children of this process inherit an ignored SIGINT
+            signal.signal(signal.SIGINT, previous)
 
 
 def _external_shutdown(rclpy) -> type[BaseException]:

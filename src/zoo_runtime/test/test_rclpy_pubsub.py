@@ -223,9 +223,10 @@ def test_graph_introspection(rt):
     a.create_publisher(String, 'status', 10)
     b.create_subscription(String, '/robot/status', lambda m: None, 10)
     ex = rt.executor(a, b)
-    assert rt.spin_until(ex, lambda: b.count_publishers('/robot/status') == 2)
-    assert a.count_subscribers('status') == 1
-    assert b.count_subscribers('/robot/status') == 1
+    # over DDS each participant discovers the others in its own time: wait for every view
+    assert rt.spin_until(ex, lambda: (b.count_publishers('/robot/status') == 2
+                                      and a.count_subscribers('status') == 1
+                                      and b.count_subscribers('/robot/status') == 1))
     topics = dict(b.get_topic_names_and_types())
     assert topics['/robot/status'] == ['std_msgs/msg/String']
     assert {'graph_a', 'graph_b'} <= set(b.get_node_names())

@@ -42,11 +42,19 @@ class GlobalTestRos(rclpy.node.Node):
         self.create_subscription(Blob, f'{ns}/blob', self._on_blob, 10)
         self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
         self.create_timer(period, self._tick)
-        # the phone forward and at the power-on tilt, as the robobopy example does
-        future = self.pan_tilt.call_async(MovePanTilt.Request(
+        self._pose_phone = None
+        self._pose_phone_if_served()
+
+    def _pose_phone_if_served(self) -> None:
+        """The phone forward and at the power-on tilt, as the robobopy example does, once the
+        service is there: under ROS robobo_api is another process, and a request sent before
+        the service is discovered is lost (the robot then never started)."""
+        if self._pose_phone is not None or not self.pan_tilt.service_is_ready():
+            return
+        self._pose_phone = self.pan_tilt.call_async(MovePanTilt.Request(
             panpos=Int16(data=180), panspeed=Int8(data=30), tiltpos=Int16(data=70),
             tiltspeed=Int8(data=30)))
-        future.add_done_callback(lambda _f: setattr(self, 'ready', True))
+        self._pose_phone.add_done_callback(lambda _f: setattr(self, 'ready', True))
 
     def _on_irs(self, m: IRs) -> None:
         self.irs = {name: getattr(m, field).range for field, name in IR_NAMES.items()}
@@ -65,6 +73,7 @@ class GlobalTestRos(rclpy.node.Node):
             unlockid=Int16(data=unlock_id)))
 
     def _tick(self) -> None:
+        self._pose_phone_if_served()
         if not self.ready or self.turning or self.logic.done or not self.irs:
             return
         now = self.get_clock().now().nanoseconds * 1e-9

@@ -18,12 +18,8 @@ from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from zoo_interfaces.msg import RobotMetrics
 
-from .ros_launch import launch_plan
+from .ros_launch import fully_qualified, launch_plan
 from .scenario import load_scenario
-
-
-def fully_qualified(namespace: str | None, name: str) -> str:
-    return f"{(namespace or '').rstrip('/')}/{name}".replace('//', '/')
 
 
 class LaunchedScenario:

@@ -51,7 +51,7 @@ def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco') ->
         nodes.append(LaunchNode(spec.package, spec.executable, spec.name, spec.namespace,
                                 spec.params_files + [params], list(spec.remappings)))
     # the simulator holds sim time at 0 until the scenario's other nodes are built (zoo_sim)
-    others = [_fully_qualified(n) for n in nodes if n.name != 'sim']
+    others = [fully_qualified(n.namespace, n.name) for n in nodes if n.name != 'sim']
     for n in nodes:
         if n.name == 'sim' and others:
             n.parameters[-1]['start_after_nodes'] = others
@@ -64,8 +64,9 @@ def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco') ->
     return LaunchPlan(nodes, env)
 
 
-def _fully_qualified(node: LaunchNode) -> str:
-    return f"{(node.namespace or '').rstrip('/')}/{node.name}".replace('//', '/')
+def fully_qualified(namespace: str | None, name: str) -> str:
+    """A node's ROS name from its launch namespace and name (``/nao`` + ``walker``)."""
+    return f"{(namespace or '').rstrip('/')}/{name}".replace('//', '/')
 
 
 def _bridge_node(sc) -> LaunchNode:

@@ -18,9 +18,13 @@ def spin_node(make_node: Callable[[], object], args: list[str] | None = None) ->
     from zoo_runtime import EMBEDDED, rclpy
     interrupted = []
 
-    def on_sigint(signum, frame):  # rclpy's handler calls it after shutting rclpy down
+    def on_sigint(signum, frame):
+        # Real rclpy's own handler has shut the context down, which ends the spin where it is
+        # safe to; raising here as well would land anywhere in the main thread (a half-built
+        # executor Task printed a traceback at exit). The embedded runtime has no such handler.
         interrupted.append(signum)
-        raise KeyboardInterrupt
+        if EMBEDDED:
+            raise KeyboardInterrupt
     previous = signal.signal(signal.SIGINT, on_sigint)
     rclpy.init(args=args)
     node = None

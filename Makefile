@@ -35,4 +35,4 @@ bench: setup
 	@$(ENV) for b in benchmarks/bench_*.py; do echo "== $$b"; $(VENV)/bin/python $$b || exit 1; done
 
 clean:
-	rm -rf build install log out .venv build_ros install_ros .ros2
+	rm -rf build install log out .venv build_ros install_ros .ros2 .gz

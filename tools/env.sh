@@ -6,4 +6,6 @@ if [ -f "$_ws/install/setup.bash" ]; then
   set +u; source "$_ws/install/setup.bash"; 
 fi
 export PATH="$_ws/.venv/bin:$PATH"
+# Gazebo Harmonic unpacked by set-up (.gz/), for the Gazebo backend; nothing where there is none.
+source "$_ws/tools/gz_find.sh" && robozoo_find_gz "$_ws" || true
 unset _ws

@@ -28,6 +28,8 @@ _robozoo_ros_env() {
   [ $had_u = yes ] && set -u
   [ $rc -eq 0 ] || return 1
   export ROBOZOO_WS="$ws" ROBOZOO_ROS_ORIGIN
+  # Gazebo Harmonic unpacked by set-up (.gz/), for backend:=gazebo; nothing where there is none.
+  source "$ws/tools/gz_find.sh" && robozoo_find_gz "$ws" || true
   export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_cyclonedds_cpp}"
   export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
   # Nodes started from this shell use real rclpy (zoo_runtime's choice).

@@ -60,3 +60,7 @@ robozoo_colcon_build "colcon build" install log/setup_build.txt "${skip[*]}" \
 # second time against it into install_ros/ (build_ros/, log/ros/), the interface packages generated
 # by the real rosidl. Nothing above changes; without a ROS 2 this step says so in one line.
 bash "$ws/tools/setup_ros.sh"
+
+# --- Gazebo Harmonic for the Gazebo backend (sim.backend=gazebo): a user's own, else the shared
+# test build unpacked into .gz/ (tools/gz_find.sh); without either, one line when it is asked for.
+bash "$ws/tools/setup_gz.sh"

@@ -23,15 +23,19 @@ import numpy as np
 
 from .. import SimConfigError
 from ..commands import CommandSanitizer
+from ..joint_motors import CORRECTION_BAND, CORRECTION_TIME
 from ..mujoco_scene import BuiltRobot, RobotSpec, default_sensor_links
 from ..nominal_pose import nominal_pose
-from ..resources import find_world
+from ..resources import find_world, model_search_paths
 from ..robot_interface import RobotInfo, robot_info_from
 from ..sdf_world import World
 from ..transforms import compose, quat_conj, quat_from_rpy, quat_rotate
 from ..urdf_robot import load_description, parse_urdf
-from .plugins import robot_gazebo_blocks, weld_to_world, with_gazebo_blocks
+from .plugins import (rendering_engines, robot_gazebo_blocks, weld_to_world, with_gazebo_blocks,
+                      sensor_topics, with_sensor_topics, without_rendering_sensors)
+from .sensors import GzSensors
 
+GZ_CORRECTION_BAND = 10 * CORRECTION_BAND  # rad: see slip_correction
 GZ_RATES = {'joint_states_rate': 100.0, 'odometry_rate': 50.0, 'imu_rate': 100.0,
             'tf_rate': 25.0, 'contacts_rate': 50.0}
 
@@ -47,6 +51,13 @@ class _GzRobot:
         vel = np.array([limits[j].velocity_limit for j in self.joints], dtype=float)
         eff = np.array([limits[j].effort_limit for j in self.joints], dtype=float)
         self.sanitizer = CommandSanitizer(self.name, self.joints, vel, eff)
+        ranges = np.array([limits[j].position_range for j in self.joints], dtype=float)
+        self.lower, self.upper = ranges[:, 0], ranges[:, 1]
+        self.effort_limit = eff
+        # PD + feed-forward joints (joint_pd_commands): target q, dq, kp, kd, tau per joint,
+        # evaluated at every step as the MuJoCo backend does, applied as a clamped torque
+        self.pd = np.zeros(len(self.joints), dtype=bool)
+        self.pd_gains = np.zeros((5, len(self.joints)))
         self.info = robot_info_from(built, vel, eff)
         self.velocity = np.zeros(len(self.joints))
         self.effort = np.full(len(self.joints), np.nan)  # NaN: velocity mode
@@ -64,10 +75,17 @@ class _GzRobot:
         # index, offset pos, offset quat), so /tf still has every URDF link
         self.merged: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
         self.initial = dict(built.initial_positions)
+        # until the first step reads them from gz: where the robot starts (the observers and
+        # summary.json take their first sample before any step)
+        for k, q in enumerate(self.joints):
+            self.q[k] = self.initial.get(q, 0.0)
+        self.reference = self.q.copy()  # slip correction: the angle a velocity motor holds
+        self.link_pos, self.link_quat = initial_link_poses(built.desc, self.links, built.pose,
+                                                           self.initial)
 
 
 class GazeboPhysics:
-    features = frozenset({'joint_states', 'odometry', 'tf'})
+    features = frozenset({'joint_states', 'odometry', 'tf', 'imu', 'contacts'})
 
     @classmethod
     def create(cls, world: str | Path | World | None, robots: Sequence[RobotSpec] = (), *,
@@ -99,31 +117,59 @@ class GazeboPhysics:
             _set(physics, 'max_step_size', f'{step:g}')
         step_s = float(physics.findtext('max_step_size') or 0.001)
         self.step_ns = round(step_s * 1e9)
+        self.warnings: list[str] = []
+        self._rendering = bool(rendering_engines())
+        if not self._rendering:  # its Sensors system would load ogre2, fail, and log errors
+            for plugin in world_el.findall('plugin'):
+                if plugin.get('name') == 'gz::sim::systems::Sensors':
+                    world_el.remove(plugin)
         self.robots: dict[str, _GzRobot] = {}
         for spec in robots:
             built = self._write_robot(spec, world_el)
             self.robots[spec.name] = _GzRobot(built)
         composed = Path(self._tmp.name) / 'world.sdf'
         tree.write(composed)
-        self.warnings: list[str] = []
         self.paused = False
         self.sim_ns = 0
         self.steps = 0
         self._pose_requests: list[tuple[str, Sequence[float], Sequence[float]]] = []
         self._composed = composed
+        self._world_path = world_path
+        self._sensors: dict[str, GzSensors] = {}
         self._load()
 
     def _load(self) -> None:
         """A server for the composed world, with the callbacks; :meth:`_resolve` runs at its
-        first update."""
+        first update. gz resolves the worlds' ``model://`` includes (ground_plane) itself, through
+        GZ_SIM_RESOURCE_PATH: the workspace's model folders go first on it, in every process."""
         from gz.sim8 import TestFixture
         import gz.math7  # noqa: F401  the bindings return gz.math7 types (Link.world_pose)
+        ours = [str(p) for p in model_search_paths()]
+        theirs = [p for p in os.environ.get('GZ_SIM_RESOURCE_PATH', '').split(os.pathsep)
+                  if p and p not in ours]
+        os.environ['GZ_SIM_RESOURCE_PATH'] = os.pathsep.join(ours + theirs)
+        # gz-transport (the sensors' topics) discovers peers by multicast on every interface:
+        # this process's server and subscribers talk on loopback, in a partition of their own, so
+        # two runs on one machine never read each other's /<robot>/imu (set both to share one)
+        os.environ.setdefault('GZ_IP', '127.0.0.1')
+        os.environ.setdefault('GZ_PARTITION', f'robozoo_{os.getpid()}')
         self._resolved = False
+        self._error: str | None = None
+        self._sim_ns_seen: int | None = None
         self._fixture = TestFixture(str(self._composed))
         self._fixture.on_pre_update(self._pre_update)
         self._fixture.on_post_update(self._post_update)
         self._fixture.finalize()
         self._server = self._fixture.server()
+        if not self._sensors:  # subscriptions outlive a reset's reload: same topics
+            self._sensors = {name: GzSensors(name, *sensor_topics(name, r.contact_links))
+                             for name, r in self.robots.items()}
+        # gz-sim8 logs a world it cannot load ("[Err] ... Failed to load a world") and then runs
+        # an empty server whose iterations call no system: ask for every robot before stepping
+        missing = [n for n in self.robots if not self._server.has_entity(n, 0)]
+        if missing:
+            raise SimConfigError(f'{self._world_path}: gz-sim8 has no robot {", ".join(missing)} '
+                                 "in the world it loaded (see Gazebo's [Err] lines above)")
 
     def _write_robot(self, spec: RobotSpec, world_el: ET.Element) -> BuiltRobot:
         desc = parse_urdf(spec.urdf, f'<robot {spec.name}>') if spec.urdf is not None else \
@@ -131,9 +177,13 @@ class GazeboPhysics:
         base = desc.root_link if desc.root_link != 'world' else \
             next(j.child for j in desc.joints if j.parent == 'world')
         imu, contact = default_sensor_links(spec, desc, base)
-        urdf = with_gazebo_blocks(desc.urdf, robot_gazebo_blocks(
-            spec.name, desc, base_link=base, imu_link=imu, contact_links=contact,
-            rates=GZ_RATES))
+        urdf = with_gazebo_blocks(with_sensor_topics(desc.urdf, spec.name, imu, contact),
+                                  robot_gazebo_blocks(spec.name, desc, base_link=base,
+                                                      imu_link=imu, contact_links=contact,
+                                                      rates=GZ_RATES))
+        if not self._rendering:
+            urdf, lines = without_rendering_sensors(urdf, spec.name)
+            self.warnings += lines
         fixed = desc.root_link == 'world' or spec.fixed_base
         if spec.fixed_base and desc.root_link != 'world':
             urdf = weld_to_world(urdf, base)
@@ -153,13 +203,30 @@ class GazeboPhysics:
         return BuiltRobot(spec, desc, '', base, fixed, actuated, contact, imu, pose=pose,
                           initial_positions=initial)
 
+    def _check(self, error: str | None = None) -> None:
+        """Raise what a callback found (a callback must not raise into gz-sim's C++ loop)."""
+        error = error or self._error
+        if error:
+            self._error = None
+            raise SimConfigError(error)
+
     # -- gz callbacks ---------------------------------------------------------------------------
     def _resolve(self, ecm) -> None:
         from gz.sim8 import K_NULL_ENTITY, Joint, Link, Model, World, world_entity
         world = World(world_entity(ecm))
         for r in self.robots.values():
-            model = Model(world.model_by_name(ecm, r.name))
-            joints = [Joint(model.joint_by_name(ecm, j)) for j in r.joints]
+            entity = world.model_by_name(ecm, r.name)
+            if entity == K_NULL_ENTITY:
+                raise SimConfigError(f'{self._world_path}: robot {r.name!r}: gz-sim8 has no model '
+                                     'of that name in the world (its URDF did not load: see '
+                                     "Gazebo's [Err] lines above)")
+            model = Model(entity)
+            found = [model.joint_by_name(ecm, j) for j in r.joints]
+            lost = [j for j, e in zip(r.joints, found) if e == K_NULL_ENTITY]
+            if lost:
+                raise SimConfigError(f'robot {r.name!r}: gz-sim8 has no joint {", ".join(lost)} '
+                                     '(the URDF to SDF conversion merged or dropped it)')
+            joints = [Joint(e) for e in found]
             for name, j in zip(r.joints, joints):
                 j.enable_position_check(ecm, True)
                 j.enable_velocity_check(ecm, True)
@@ -175,13 +242,25 @@ class GazeboPhysics:
 
     def _pre_update(self, info, ecm) -> None:
         if not self._resolved:
-            self._resolve(ecm)
             self._resolved = True
+            try:
+                self._resolve(ecm)
+            except SimConfigError as exc:
+                self._error = str(exc)
+        if self._error:
+            return
+        dt = self.step_ns * 1e-9
         for r in self.robots.values():
             _, joints, _, _ = r.handles
+            velocity = r.velocity + slip_correction(r, dt)
+            if r.pd.any():
+                q_ref, dq_ref, kp, kd, tau = r.pd_gains
+                torque = np.clip(kp * (q_ref - r.q) + kd * (dq_ref - r.dq) + tau,
+                                 -r.effort_limit, r.effort_limit)
+                r.effort[r.pd] = torque[r.pd]
             for i, j in enumerate(joints):
                 if math.isnan(r.effort[i]):
-                    j.set_velocity(ecm, [float(r.velocity[i])])
+                    j.set_velocity(ecm, [float(velocity[i])])
                 else:
                     j.set_force(ecm, [float(r.effort[i])])
         if self._pose_requests:
@@ -192,6 +271,7 @@ class GazeboPhysics:
             self._pose_requests.clear()
 
     def _post_update(self, info, ecm) -> None:
+        self._sim_ns_seen = _ns(info.sim_time)
         for r in self.robots.values():
             if r.handles is None:
                 continue
@@ -227,23 +307,33 @@ class GazeboPhysics:
         return [w for r in self.robots.values() if (w := r.sanitizer.warning(now_ns))]
 
     def imu(self, robot: str):
-        raise SimConfigError('imu: the Gazebo backend publishes IMUs through ros_gz_bridge '
-                             '(features lacks imu)')
+        """gz-sim8's IMU sensor on the IMU link (the last sample, at its update rate)."""
+        return self._sensors[robot].imu()
 
     def contacts(self, robot: str):
-        raise SimConfigError('contacts: the Gazebo backend publishes contacts through '
-                             'ros_gz_bridge (features lacks contacts)')
+        """gz-sim8's contact sensors of the contact links, as of the last step."""
+        # stamped with the server's sim time at the start of the step that found them (a reset's
+        # reload restarts it at 0): the last step's are stamped one step before now
+        return self._sensors[robot].contacts((self._sim_ns_seen or 0) - 3 * self.step_ns // 2)
 
     def sensor_values(self, robot: str, sensor):
-        raise SimConfigError(f'{sensor.topic}: Gazebo publishes its sensors through '
-                             'ros_gz_bridge')
+        raise SimConfigError(f'{sensor.topic}: the Gazebo backend serves no description sensor '
+                             'beyond the IMU and contacts (cameras and lidars need a rendering '
+                             'engine, which the shared headless build lacks)')
 
     def advance(self, n_steps: int) -> None:
         if not self.paused and n_steps > 0:
             self.step(n_steps)
 
     def step(self, n_steps: int) -> None:
+        before = self._sim_ns_seen
         self._server.run(True, int(n_steps), False)  # blocking, iterations, paused
+        self._check()
+        advanced = (self._sim_ns_seen or 0) - (before or 0)
+        if abs(advanced - int(n_steps) * self.step_ns) > 2000:  # the bindings' clock is in us
+            raise SimConfigError(
+                f'gz-sim8: {n_steps} step(s) of {self.step_ns} ns advanced its sim time by '
+                f'{advanced} ns (a server that steps nothing must not report a run)')
         self.steps += int(n_steps)
         self.sim_ns += int(n_steps) * self.step_ns
 
@@ -258,11 +348,16 @@ class GazeboPhysics:
         (measured with the real gz-sim 8.14.0 bindings; post-update ones go on): every joint read
         0 and no command reached Gazebo. Sim time keeps running, as with MuJoCo."""
         self._fixture = self._server = None  # the old server stops before the new one loads
+        for sensors in self._sensors.values():
+            sensors.clear()
         self._pose_requests.clear()
         for r in self.robots.values():
             r.velocity[:] = 0.0
             r.effort[:] = np.nan
             r.forced[:] = False  # the new world has no JointForceCmd either
+            r.pd[:] = False
+            r.q[:] = [r.initial.get(j, 0.0) for j in r.joints]
+            r.reference = r.q.copy()
             r.handles = None
         self._load()
 
@@ -271,6 +366,7 @@ class GazeboPhysics:
         v = r.sanitizer.one(kind, joint, value)
         if v is None:
             return False
+        r.pd[joint] = False
         if kind == 'velocity':
             # once set, a JointForceCmd stays (Physics.cc zeroes it, never removes it) and wins
             # over velocity commands; the bindings cannot remove a component
@@ -283,6 +379,21 @@ class GazeboPhysics:
         else:
             r.effort[joint], r.forced[joint] = v, True
         return True
+
+    def pd_commands(self, robot: str, joints: np.ndarray, position: np.ndarray,
+                    velocity: np.ndarray, kp: np.ndarray, kd: np.ndarray,
+                    effort: np.ndarray) -> int:
+        """PD + feed-forward commands (the contract of the MuJoCo backend's): sanitised, then
+        evaluated before every step on the last state read, as a torque within the joint's
+        effort limit (a JointForceCmd)."""
+        r = self.robots[robot]
+        joints, q, dq, kp, kd, tau = r.sanitizer.pd(
+            np.asarray(joints, dtype=int), position, velocity, kp, kd, effort, r.lower, r.upper)
+        r.pd[joints] = True
+        r.forced[joints] = True
+        r.pd_gains[:, joints] = (q, dq, kp, kd, tau)
+        r.effort[joints] = 0.0  # not NaN: these joints are in effort mode from now on
+        return int(joints.size)
 
     def commander(self, robot: str, kind: str):
         """``command(joint, value) -> bool`` for one robot and kind (the node's per-message path)."""
@@ -323,6 +434,12 @@ class GazeboPhysics:
 
     def metrics(self) -> dict:
         return {'steps': self.steps, 'sim_time': self.sim_ns * 1e-9, 'backend': 'gazebo'}
+
+
+def _ns(duration) -> int:
+    """UpdateInfo.sim_time (a datetime.timedelta in the bindings) in nanoseconds."""
+    return (duration.days * 86400 + duration.seconds) * 1_000_000_000 + \
+        duration.microseconds * 1000
 
 
 def _set(parent: ET.Element, tag: str, text: str) -> None:
@@ -368,6 +485,52 @@ def merged_links(desc, links: list[str], kept: set[str]
         if up in kept:
             out[k] = (links.index(up), pos, quat)
     return out
+
+
+def slip_correction(r: _GzRobot, dt: float) -> np.ndarray:
+    """The velocity to add to the velocity-mode joints' targets this step so that a held load
+    stays at a fixed angle. Like MuJoCo's rows (zoo_sim.joint_motors, "Slip correction"),
+    bullet-featherstone's joint motor is soft: a Nao standing on zero-velocity motors crept
+    0.03 rad/s at the ankles and fell within 6 s. The same law: the reference angle integrates
+    the target, kept within a band of the joint (anti-windup), and the lag is closed in
+    CORRECTION_TIME; the band is ten times MuJoCo's, as bullet's motor slips ten times faster
+    (5 mrad / 50 ms = up to 0.1 rad/s corrected; a stalled joint runs on by at most 5 mrad)."""
+    velocity_mode = np.isnan(r.effort)
+    r.reference += np.where(velocity_mode, r.velocity, 0.0) * dt
+    lag = np.clip(r.reference - r.q, -GZ_CORRECTION_BAND, GZ_CORRECTION_BAND)
+    r.reference = np.where(velocity_mode, r.q + lag, r.q)
+    return np.where(velocity_mode, lag / CORRECTION_TIME, 0.0)
+
+
+def initial_link_poses(desc, links: list[str], pose: Sequence[float], q: dict[str, float]
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """World (pos, quat wxyz) of ``links`` with the root at ``pose`` (x y z roll pitch yaw) and
+    the joints at ``q`` (0 where absent): forward kinematics through the URDF joints."""
+    placed = {}
+    root = desc.root_link
+    placed[root] = (np.asarray(pose[:3], float), quat_from_rpy(*pose[3:6]))
+    pending = list(desc.joints)
+    while pending:
+        rest = [j for j in pending if j.parent not in placed]
+        for j in pending:
+            if j.parent not in placed:
+                continue
+            at = compose(placed[j.parent], (np.asarray(j.xyz, float), quat_from_rpy(*j.rpy)))
+            value, axis = q.get(j.name, 0.0), np.asarray(j.axis, float)
+            axis = axis / (np.linalg.norm(axis) or 1.0)
+            if j.type in ('revolute', 'continuous') and value:
+                half = 0.5 * value
+                at = compose(at, (np.zeros(3), np.array([math.cos(half),
+                                                         *(math.sin(half) * axis)])))
+            elif j.type == 'prismatic' and value:
+                at = compose(at, (axis * value, np.array([1.0, 0, 0, 0])))
+            placed[j.child] = at
+        if len(rest) == len(pending):
+            break  # joints whose parent is not in the tree: left at the origin
+        pending = rest
+    pos = np.array([placed.get(ln, (np.zeros(3), None))[0] for ln in links])
+    quat = np.array([placed[ln][1] if ln in placed else [1.0, 0, 0, 0] for ln in links])
+    return pos.reshape(len(links), 3), quat.reshape(len(links), 4)
 
 
 def import_gz_sim8() -> bool:

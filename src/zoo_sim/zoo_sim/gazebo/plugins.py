@@ -36,26 +36,104 @@ def collision_names(desc: RobotDescription, link: str) -> list[str]:
     return out
 
 
+def sensor_topics(robot: str, contact_links: list[str]) -> tuple[str, dict[str, str]]:
+    """The gz topics the backend reads: the IMU's, and each contact link's."""
+    return f'/{robot}/imu', {link: f'/{robot}/contacts/{link}' for link in contact_links}
+
+
 def robot_gazebo_blocks(robot: str, desc: RobotDescription, *, base_link: str, imu_link: str,
                         contact_links: list[str], rates: dict[str, float]) -> str:
-    """URDF ``<gazebo>`` sensor blocks for ``robot``'s IMU and contacts. ``rates`` holds the
-    node's ``imu_rate`` and ``contacts_rate`` (Hz); ``base_link`` is kept for callers."""
-    blocks = [f'<gazebo reference="{escape(imu_link)}"><sensor name="{robot}_imu" type="imu">'
-              f"<always_on>true</always_on><update_rate>{rates['imu_rate']:g}</update_rate>"
-              f'<topic>/{robot}/imu</topic></sensor></gazebo>']
+    """URDF ``<gazebo>`` sensor blocks for ``robot``'s IMU and contacts that the description
+    lacks (``rates``: the node's ``imu_rate`` and ``contacts_rate``, Hz). A description's own
+    sensor on the link is kept as written (libsdformat refuses two sensors of one name):
+    :func:`with_sensor_topics` gives it the topic the backend reads. ``base_link`` is kept for
+    callers."""
+    imu_topic, contact_topics = sensor_topics(robot, contact_links)
+    have = {(link, kind) for link, kind, _, _ in desc.sensors}
+    blocks = []
+    if (imu_link, 'imu') not in have:
+        blocks.append(f'<gazebo reference="{escape(imu_link)}"><sensor name="{robot}_imu" '
+                      f"type=\"imu\"><always_on>true</always_on><update_rate>{rates['imu_rate']:g}"
+                      f'</update_rate><topic>{imu_topic}</topic></sensor></gazebo>')
     fixed = {j.child: j.name for j in desc.joints if j.type == 'fixed'}
     for link in contact_links:
         if link in fixed:
             blocks.append(f'<gazebo reference="{escape(fixed[link])}">'
                           '<preserveFixedJoint>true</preserveFixedJoint></gazebo>')
+        if (link, 'contact') in have:
+            continue
         cols = ''.join(f'<collision>{escape(c)}</collision>'
                        for c in collision_names(desc, link))
         blocks.append(f'<gazebo reference="{escape(link)}"><sensor name="{escape(link)}_contact" '
                       f'type="contact"><always_on>true</always_on>'
                       f"<update_rate>{rates['contacts_rate']:g}</update_rate>"
-                      f'<contact>{cols}<topic>/{robot}/contacts/{escape(link)}</topic></contact>'
+                      f'<contact>{cols}<topic>{contact_topics[link]}</topic></contact>'
                       '</sensor></gazebo>')
     return '\n'.join(blocks)
+
+
+def with_sensor_topics(urdf: str, robot: str, imu_link: str, contact_links: list[str]) -> str:
+    """The URDF with a ``<topic>`` on the description's own IMU sensor of ``imu_link`` and
+    contact sensors of ``contact_links`` (gz-sim would publish them under scoped names)."""
+    import xml.etree.ElementTree as ET
+    imu_topic, contact_topics = sensor_topics(robot, contact_links)
+    root = ET.fromstring(urdf)
+    for block in root.findall('gazebo'):
+        link = block.get('reference')
+        for sensor in block.findall('sensor'):
+            kind = sensor.get('type')
+            topic = imu_topic if (kind, link) == ('imu', imu_link) else \
+                contact_topics.get(link) if kind == 'contact' else None
+            if topic is None:
+                continue
+            # gz-sim8's Contact system reads <contact><topic>, the Imu system <sensor><topic>
+            parent = sensor if kind == 'imu' else sensor.find('contact')
+            if parent is None:
+                parent = ET.SubElement(sensor, 'contact')
+            el = parent.find('topic')
+            if el is None:
+                el = ET.SubElement(parent, 'topic')
+            el.text = topic
+    return ET.tostring(root, encoding='unicode')
+
+
+# SDF sensor types gz-sensors draws with a rendering engine (gz-sim8's Sensors system)
+RENDERING_SENSORS = frozenset({
+    'camera', 'depth', 'depth_camera', 'rgbd', 'rgbd_camera', 'gpu_lidar', 'gpu_ray', 'lidar',
+    'ray', 'thermal', 'thermal_camera', 'segmentation', 'segmentation_camera',
+    'boundingbox_camera', 'bounding_box_camera', 'wideanglecamera', 'wide_angle_camera'})
+
+
+def rendering_engines() -> list[str]:
+    """The gz-rendering 8 engine plugins found (``ogre2``, ``ogre``...): files named
+    ``libgz-rendering-<engine>.so`` on GZ_RENDERING_PLUGIN_PATH and in gz-rendering's own
+    folder beside its library. The shared headless build has none."""
+    import os
+    from pathlib import Path
+    dirs = [p for p in os.environ.get('GZ_RENDERING_PLUGIN_PATH', '').split(os.pathsep) if p]
+    root = os.environ.get('GZ_HARMONIC_ROOT')
+    if root:
+        dirs.append(str(Path(root) / 'lib' / 'gz-rendering-8' / 'engine-plugins'))
+    found = set()
+    for d in dirs:
+        for f in Path(d).glob('libgz-rendering-*.so*') if Path(d).is_dir() else ():
+            found.add(f.name.split('libgz-rendering-', 1)[1].split('.so', 1)[0])
+    return sorted(found)
+
+
+def without_rendering_sensors(urdf: str, robot: str) -> tuple[str, list[str]]:
+    """The URDF without the sensors that need a rendering engine, and one line for each."""
+    import xml.etree.ElementTree as ET
+    root = ET.fromstring(urdf)
+    lines = []
+    for block in root.findall('gazebo'):
+        for sensor in block.findall('sensor'):
+            if sensor.get('type') in RENDERING_SENSORS:
+                block.remove(sensor)
+                lines.append(f"{robot}: sensor {sensor.get('name')} ({sensor.get('type')} on "
+                             f"{block.get('reference')}): not available under this Gazebo build "
+                             '(no gz-rendering engine to draw it): not published')
+    return (ET.tostring(root, encoding='unicode'), lines) if lines else (urdf, [])
 
 
 def with_gazebo_blocks(urdf: str, blocks: str) -> str:

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The workspace's Gazebo (run by tools/setup.sh), as tools/setup_ros.sh does for ROS 2: where no
+# Gazebo Harmonic with gz.sim8 is installed, the shared test build (../shared/gz) is unpacked once
+# into .gz/ after its checksum is checked, with its Debian run-time packages (the list inside the
+# tarball, share/gz_harmonic_build/debian-runtime-packages.txt). Silent where there is none:
+# the MuJoCo backend needs nothing of it.
+set -euo pipefail
+ws=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ws"
+source tools/gz_find.sh
+[ "${ROBOZOO_GZ:-}" = off ] && exit 0
+robozoo_find_gz "$ws" && exit 0
+robozoo_own_gz "$ws" && exit 0
+tarball=$(robozoo_shared_gz_tarball "$ws") || exit 0
+
+sums="$(dirname "$tarball")/SHA256SUMS"
+want=$(awk -v f="$(basename "$tarball")" '$2 == f || $2 == "*" f {print $1}' "$sums" 2>/dev/null)
+have=$(sha256sum "$tarball" | cut -d' ' -f1)
+if [ -z "$want" ] || [ "$have" != "$want" ]; then
+  echo "setup: $tarball: checksum $have does not match ${want:-nothing} in $sums; not unpacked" >&2
+  exit 1
+fi
+echo "setup: unpacking the shared Gazebo Harmonic into .gz/"
+rm -rf .gz .gz.tmp && mkdir -p .gz.tmp
+tar -C .gz.tmp -I zstd -xf "$tarball"
+need=()
+while read -r p; do
+  [ -n "$p" ] && ! dpkg -s "$p" >/dev/null 2>&1 && need+=("$p")
+done < .gz.tmp/gz-harmonic/share/gz_harmonic_build/debian-runtime-packages.txt
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${#need[@]} Debian run-time packages for Gazebo"
+  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
+    "${need[@]}" >/dev/null
+fi
+echo "$have" > .gz.tmp/.sha256
+mv .gz.tmp .gz
+# the check the shared README gives: the bindings import
+source "$ws/tools/gz_find.sh" && robozoo_find_gz "$ws"
+"$ws/.venv/bin/python" -c 'from gz.sim8 import TestFixture, World, world_entity' || {
+  echo "setup: .gz/: gz.sim8 does not import (see the line above)" >&2; exit 1; }

@@ -20,7 +20,7 @@ def launch(env, *args, timeout=120) -> subprocess.CompletedProcess:
 def test_show_args_of_the_generic_launch_file(ros_env):
     out = launch(ros_env, 'robozoo.launch.py', '--show-args').stdout
     args = dict(re.findall(r"'(\w+)':\n(.*?)(?=\n    '|\Z)", out, re.S))
-    assert set(args) == {'scenario', 'backend', 'set'}, out
+    assert set(args) == {'scenario', 'backend', 'gz_sensors', 'set'}, out
     assert 'default' not in args['scenario']
     assert "(default: 'mujoco')" in args['backend']
 
@@ -54,9 +54,10 @@ def test_generic_launch_file_errors_name_the_argument(ros_env, arguments, expect
 
 
 def test_gazebo_without_ros_gz_bridge_fails_before_starting_anything(ros_env):
-    """ros_gz_bridge is not in ../shared/ros2 (nor installed here): launch names it and starts no
-    node (launch 3.4.3 that fails midway leaves the nodes it started running)."""
-    got = launch(ros_env, 'nao_wave_walk.launch.py', 'backend:=gazebo')
+    """ros_gz_bridge is not in ../shared/ros2 (nor installed here): asked for it, launch names it
+    and starts no node (launch 3.4.3 that fails midway leaves the nodes it started running)."""
+    got = launch(ros_env, 'nao_wave_walk.launch.py', 'backend:=gazebo',
+                 'gz_sensors:=ros_gz_bridge')
     out = got.stdout + got.stderr
     assert got.returncode != 0 and 'backend:=gazebo needs ros_gz_bridge' in out, out
     assert 'process started' not in out, out

@@ -50,7 +50,7 @@ def test_scenario_launch_file_starts_the_scenario_nodes(fake_launch):
     assert declared['scenario']['default_value'] == 'talker_listener'
     opaque = [a for a in actions if 'function' in a.kwargs][0]
     nodes = opaque.kwargs['function']({'scenario': 'talker_listener', 'set': 'talker.rate=5.0',
-                                       'backend': 'gazebo'})
+                                       'backend': 'gazebo', 'gz_sensors': 'node'})
     got = {n.kwargs['name']: n.kwargs for n in nodes}
     assert list(got) == ['talker', 'listener']
     assert got['talker']['package'] == 'zoo_bringup' and got['talker']['executable'] == 'talker'
@@ -68,9 +68,11 @@ def test_generic_launch_file_requires_a_scenario_argument(fake_launch):
     assert declared['backend']['default_value'] == 'mujoco'
 
 
-def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge(monkeypatch, tmp_path):
-    """Issue 16 items 3 and 7: model://ground_plane resolves in Gazebo, and the bridge YAML is
-    used: one parameter_bridge with the gz sensors, GZ_TO_ROS only."""
+def test_gazebo_backend_sets_the_resource_path_and_the_bridge_on_request(monkeypatch, tmp_path):
+    """Issue 16 items 3 and 7: model://ground_plane resolves in Gazebo. The simulator node
+    publishes the gz IMU and contacts itself (issue 31); with gz_sensors:=ros_gz_bridge the bridge
+    YAML is used instead: one parameter_bridge with the gz sensors, GZ_TO_ROS only, and the node
+    publishes neither."""
     import tempfile
     import yaml
     monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))   # the bridge YAML goes there
@@ -79,7 +81,11 @@ def test_gazebo_backend_sets_the_resource_path_and_starts_the_bridge(monkeypatch
     paths = plan.env['GZ_SIM_RESOURCE_PATH'].split(':')
     assert any((Path(p) / 'ground_plane' / 'model.sdf').is_file() for p in paths)
     sim = next(n for n in plan.nodes if n.name == 'sim')
-    assert sim.parameters[-1]['backend'] == 'gazebo'
+    assert sim.parameters[-1]['backend'] == 'gazebo' and 'imu_rate' not in sim.parameters[-1]
+    assert not [n for n in plan.nodes if n.package == 'ros_gz_bridge']
+    plan = launch_plan('nao_wave_walk', [], 'gazebo', 'ros_gz_bridge')
+    sim = next(n for n in plan.nodes if n.name == 'sim')
+    assert sim.parameters[-1]['imu_rate'] == sim.parameters[-1]['contacts_rate'] == 0.0
     (bridge,) = [n for n in plan.nodes if n.package == 'ros_gz_bridge']
     assert bridge.executable == 'parameter_bridge'
     entries = yaml.safe_load(Path(bridge.parameters[0]['config_file']).read_text())
@@ -102,7 +108,8 @@ def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeyp
     opaque = [a for a in actions if 'function' in a.kwargs][0]
     with pytest.raises(RuntimeError, match='backend:=gazebo needs ros_gz_bridge, which is not '
                        'installed in AMENT_PREFIX_PATH'):
-        opaque.kwargs['function']({'scenario': 'nao_wave_walk', 'set': '', 'backend': 'gazebo'})
+        opaque.kwargs['function']({'scenario': 'nao_wave_walk', 'set': '', 'backend': 'gazebo',
+                                   'gz_sensors': 'ros_gz_bridge'})
 
 
 def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):

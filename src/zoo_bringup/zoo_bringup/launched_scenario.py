@@ -24,8 +24,9 @@ from .scenario import load_scenario
 
 class LaunchedScenario:
     def __init__(self, scenario: str, env: dict[str, str], log: Path, sets: list[str] = (),
-                 generic: bool = False):
-        """``generic``: through robozoo.launch.py scenario:=<scenario>, not <scenario>.launch.py."""
+                 generic: bool = False, launch_args: list[str] = ()):
+        """``generic``: through robozoo.launch.py scenario:=<scenario>, not <scenario>.launch.py;
+        ``launch_args``: more ``name:=value`` arguments (``backend:=gazebo``)."""
         self.scenario = scenario
         self.env = env
         self.log = log
@@ -37,6 +38,7 @@ class LaunchedScenario:
             else [f'{scenario}.launch.py'])
         if sets:
             args.append('set:=' + ';'.join(sets))
+        args += list(launch_args)
         self._log_file = open(log, 'w')
         self.proc = subprocess.Popen(args, env=env, stdout=self._log_file,
                                      stderr=subprocess.STDOUT, start_new_session=True)

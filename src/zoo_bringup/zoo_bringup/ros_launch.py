@@ -7,8 +7,11 @@ pure function the embedded runner uses. :func:`launch_plan` is the whole decisio
 
 The simulator node runs MuJoCo by default, also under real ROS. ``backend:=gazebo`` runs Gazebo
 Harmonic in the simulator node (gz.sim8 bindings) with ``GZ_SIM_RESOURCE_PATH`` set to the
-workspace's models, and one ros_gz_bridge ``parameter_bridge`` for the gz IMU and contact sensors
-(``zoo_sim.gazebo.bridge``); everything else the node publishes itself, as with MuJoCo.
+workspace's models; the node publishes every topic itself, as with MuJoCo, the IMU and contacts
+read from gz-sim's own sensor systems over gz-transport in its process. ``gz_sensors:=ros_gz_bridge``
+instead maps those gz sensors to ROS with one ros_gz_bridge ``parameter_bridge``
+(``zoo_sim.gazebo.bridge``; the node then publishes no IMU or contacts): needs ros_gz, which the
+shared test build lacks, so that path is checked by reading ros_gz's sources only.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from pathlib import Path
 from .scenario import apply_overrides, load_scenario, node_specs
 
 BACKENDS = ('mujoco', 'gazebo')
+GZ_SENSORS = ('node', 'ros_gz_bridge')
 
 
 @dataclasses.dataclass
@@ -39,15 +43,21 @@ class LaunchPlan:
     env: dict[str, str]       # variables appended (os.pathsep) for every process
 
 
-def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco') -> LaunchPlan:
+def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco',
+                gz_sensors: str = 'node') -> LaunchPlan:
     if backend not in BACKENDS:
         raise ValueError(f"backend:={backend}: expected one of {', '.join(BACKENDS)}")
+    if gz_sensors not in GZ_SENSORS:
+        raise ValueError(f"gz_sensors:={gz_sensors}: expected one of {', '.join(GZ_SENSORS)}")
+    bridge = backend == 'gazebo' and gz_sensors == 'ros_gz_bridge'
     sc = apply_overrides(load_scenario(scenario), overrides)
     nodes = []
     for spec in node_specs(sc, use_sim_time=sc.has_simulator):
         params = dict(spec.parameters)
         if spec.name == 'sim':
             params['backend'] = backend
+            if bridge:  # the bridge publishes them
+                params.update(imu_rate=0.0, contacts_rate=0.0)
         nodes.append(LaunchNode(spec.package, spec.executable, spec.name, spec.namespace,
                                 spec.params_files + [params], list(spec.remappings)))
     # the simulator holds sim time at 0 until the scenario's other nodes are built (zoo_sim)
@@ -60,7 +70,8 @@ def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco') ->
         from zoo_sim.resources import model_search_paths
         env['GZ_SIM_RESOURCE_PATH'] = os.pathsep.join(str(p) for p in model_search_paths()
                                                       if p.is_dir())
-        nodes.append(_bridge_node(sc))
+        if bridge:
+            nodes.append(_bridge_node(sc))
     return LaunchPlan(nodes, env)
 
 
@@ -117,9 +128,10 @@ def scenario_launch_description(default_scenario: str | None = None):
     from launch_ros.actions import Node
 
     def _actions(context):
-        cfg = {k: LaunchConfiguration(k).perform(context) for k in ('scenario', 'set', 'backend')}
+        cfg = {k: LaunchConfiguration(k).perform(context)
+               for k in ('scenario', 'set', 'backend', 'gz_sensors')}
         plan = launch_plan(cfg['scenario'], [s for s in cfg['set'].split(';') if s],
-                           cfg['backend'])
+                           cfg['backend'], cfg['gz_sensors'])
         _check_packages_installed(plan)
         env = [AppendEnvironmentVariable(k, v) for k, v in plan.env.items() if v]
         return env + [Node(package=n.package, executable=n.executable, name=n.name,
@@ -133,6 +145,10 @@ def scenario_launch_description(default_scenario: str | None = None):
                               **scenario_arg),
         DeclareLaunchArgument('backend', default_value='mujoco',
                               description='mujoco (default) | gazebo (Gazebo Harmonic)'),
+        DeclareLaunchArgument('gz_sensors', default_value='node',
+                              description='with backend:=gazebo, who publishes the IMU and '
+                              'contacts: node (the simulator, from gz-sim sensors; default) | '
+                              'ros_gz_bridge'),
         DeclareLaunchArgument('set', default_value='', description='node.param=value;...'),
         OpaqueFunction(function=_actions),
     ])

@@ -97,17 +97,7 @@ def test_gazebo_backend_refuses_clearly_without_the_bindings():
         GazeboPhysics.create('empty', [])
 
 
-@pytest.fixture
-def gz_resources(monkeypatch):
-    """GZ_SIM_RESOURCE_PATH as the launch sets it (zoo_bringup ros_launch): gz itself resolves
-    the worlds' model:// includes (ground_plane) and loads no world without them."""
-    import os
-    from zoo_sim.resources import model_search_paths
-    monkeypatch.setenv('GZ_SIM_RESOURCE_PATH', os.pathsep.join(map(str, model_search_paths())))
-
-
-def test_gazebo_backend_drives_a_joint(gz_resources):
-    pytest.importorskip('gz.sim8')
+def test_gazebo_backend_drives_a_joint(real_gz):
     from zoo_sim.gazebo.gazebo_backend import GazeboPhysics
     ph = GazeboPhysics.create('empty', [RobotSpec('w', urdf=urdf_text('walker.urdf'),
                                                   pose=(0, 0, 0.12, 0, 0, 0))])
@@ -138,11 +128,10 @@ def test_no_text_says_joint_controller_plugins_are_generated():
     assert not stale, f'say the simulator node commands the joints: {stale}'
 
 
-def test_gazebo_backend_reset_restores_the_world_and_commands_still_work(gz_resources):
+def test_gazebo_backend_reset_restores_the_world_and_commands_still_work(real_gz):
     """Real gz.sim8 (skipped without it; ../shared/gz has it): after /sim/reset the joints are
     back where they started and obey commands (gz's own reset_all left them all reading 0 and
     stopped the pre-update callback that applies commands)."""
-    pytest.importorskip('gz.sim8')
     from zoo_sim.gazebo.gazebo_backend import GazeboPhysics
     ph = GazeboPhysics.create('empty', [RobotSpec('w', urdf=urdf_text('walker.urdf'),
                                                   pose=(0, 0, 0.12, 0, 0, 0),

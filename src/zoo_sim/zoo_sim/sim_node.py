@@ -510,7 +510,10 @@ class Simulator(Node):
     def destroy_node(self):
         self._free_running = False
         if self._free_thread is not None:
-            self._free_thread.join(1.0)
+            self._free_thread.join(5.0)
+        close = getattr(self.physics, 'close', None)
+        if close is not None and (self._free_thread is None or not self._free_thread.is_alive()):
+            close()  # gz-sim's server and transport threads, before the interpreter goes
         return super().destroy_node()
 
 

@@ -10,6 +10,7 @@ gazebo_ros2_control #276).
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import os
@@ -156,11 +157,12 @@ class GazeboPhysics:
         self._resolved = False
         self._error: str | None = None
         self._sim_ns_seen: int | None = None
-        self._fixture = TestFixture(str(self._composed))
-        self._fixture.on_pre_update(self._pre_update)
-        self._fixture.on_post_update(self._post_update)
-        self._fixture.finalize()
-        self._server = self._fixture.server()
+        with process_signal_handlers_kept():
+            self._fixture = TestFixture(str(self._composed))
+            self._fixture.on_pre_update(self._pre_update)
+            self._fixture.on_post_update(self._post_update)
+            self._fixture.finalize()
+            self._server = self._fixture.server()
         if not self._sensors:  # subscriptions outlive a reset's reload: same topics
             self._sensors = {name: GzSensors(name, *sensor_topics(name, r.contact_links))
                              for name, r in self.robots.items()}
@@ -361,6 +363,12 @@ class GazeboPhysics:
             r.handles = None
         self._load()
 
+    def close(self) -> None:
+        """Stop gz-sim's server and the sensor subscriptions now (left to interpreter exit, a
+        server torn down beside rclpy's threads hung the simulator under ros2 launch)."""
+        self._fixture = self._server = None
+        self._sensors.clear()
+
     def command(self, robot: str, joint: int, kind: str, value: float) -> bool:
         r = self.robots[robot]
         v = r.sanitizer.one(kind, joint, value)
@@ -531,6 +539,28 @@ def initial_link_poses(desc, links: list[str], pose: Sequence[float], q: dict[st
     pos = np.array([placed.get(ln, (np.zeros(3), None))[0] for ln in links])
     quat = np.array([placed[ln][1] if ln in placed else [1.0, 0, 0, 0] for ln in links])
     return pos.reshape(len(links), 3), quat.reshape(len(links), 4)
+
+
+@contextlib.contextmanager
+def process_signal_handlers_kept():
+    """Keep this process's SIGINT and SIGTERM handlers across the creation of a gz-sim Server.
+    The server installs its own (gz-common SignalHandler, from ServerPrivate's constructor), which
+    stop the server and call nobody else: rclpy never heard Ctrl-C, launch's SIGTERM neither, and
+    the next blocking ``Server.run`` waited forever for iterations a stopped server never makes
+    (the simulator had to be killed). The C-level ``struct sigaction`` is saved and put back as
+    it was (rclpy's own handler lives there, not in Python's signal module)."""
+    import ctypes
+    import signal as _signal
+    libc = ctypes.CDLL(None, use_errno=True)
+    saved = {sig: ctypes.create_string_buffer(256)  # >= sizeof(struct sigaction) (152 on glibc)
+             for sig in (_signal.SIGINT, _signal.SIGTERM)}
+    for sig, buf in saved.items():
+        libc.sigaction(int(sig), None, buf)
+    try:
+        yield
+    finally:
+        for sig, buf in saved.items():
+            libc.sigaction(int(sig), buf, None)
 
 
 def import_gz_sim8() -> bool:

@@ -2,11 +2,11 @@
 same ``step_ns`` / ``advance(n)`` / state interface as the MuJoCo backend.
 
 The bindings are not on PyPI (ros_stack.md 5.7): without them :meth:`GazeboPhysics.create` raises
-a clear error and the tests skip. What the bindings cannot give is left out, not faked: IMU and
-contact readings come from Gazebo's sensors over ros_gz_bridge (see :mod:`.bridge`), so
-``features`` lacks them and the simulator node publishes neither; joint effort is the commanded
-torque (Gazebo's velocity command is an ideal constraint whose torque is not reported,
-gazebo_ros2_control #276).
+a clear error (the shared build of ../shared/gz, unpacked by `make setup`, has them). The IMU and
+contacts come from gz-sim's own sensor systems (:mod:`.sensors`); sensors that need a rendering
+engine are said to be missing, not faked; joint effort is the commanded torque (Gazebo's velocity
+command is a constraint whose torque is not reported, gazebo_ros2_control #276). zoo_sim's README,
+"Gazebo Harmonic", says what differs from MuJoCo and why.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from ..robot_interface import RobotInfo, robot_info_from
 from ..sdf_world import World
 from ..transforms import compose, quat_conj, quat_from_rpy, quat_rotate
 from ..urdf_robot import load_description, parse_urdf
-from .plugins import (rendering_engines, robot_gazebo_blocks, weld_to_world, with_gazebo_blocks,
+from .plugins import (physics_engines, rendering_engines, robot_gazebo_blocks, weld_to_world, with_gazebo_blocks,
                       sensor_topics, with_sensor_topics, without_rendering_sensors)
 from .sensors import GzSensors
 
@@ -119,6 +119,15 @@ class GazeboPhysics:
         step_s = float(physics.findtext('max_step_size') or 0.001)
         self.step_ns = round(step_s * 1e9)
         self.warnings: list[str] = []
+        if 'dartsim' not in physics_engines():  # bullet-featherstone alone: no heightmap shape
+            from ..sdf_world import load_world  # (resolves the includes: snake_terrain's model)
+            for m in load_world(world_path).models:
+                for ln in m.links:
+                    if any(g.shape.heightfield is not None for g in ln.collisions):
+                        self.warnings.append(
+                            f'{world_path}: model {m.name!r} link {ln.name!r} is a heightmap, '
+                            "which gz-physics' bullet-featherstone (this Gazebo's only engine) "
+                            'does not collide with: nothing stands on it under Gazebo')
         self._rendering = bool(rendering_engines())
         if not self._rendering:  # its Sensors system would load ogre2, fail, and log errors
             for plugin in world_el.findall('plugin'):

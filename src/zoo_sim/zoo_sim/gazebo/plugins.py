@@ -9,7 +9,8 @@ to any velocity command (gazebosim/gz-sim gz-sim8: src/systems/physics/Physics.c
 velocity if joint force is not set", src/systems/apply_joint_force/ApplyJointForce.cc): velocity
 commands were ignored and the robots went limp.
 
-gz topics (ros_gz_bridge maps them to ROS, see :mod:`.bridge`), for what the bindings cannot read:
+gz topics, for what the bindings cannot read (:mod:`.sensors` reads them; ros_gz_bridge can map them
+to ROS instead, see :mod:`.bridge`):
 - ``/<robot>/imu``: an ``imu`` sensor on the IMU link (needs the world's gz-sim-imu-system).
 - ``/<robot>/contacts/<link>``: a ``contact`` sensor per contact link (gz-sim-contact-system).
 Fixed-jointed contact links get ``preserveFixedJoint`` so libsdformat keeps them as links.
@@ -104,21 +105,34 @@ RENDERING_SENSORS = frozenset({
     'boundingbox_camera', 'bounding_box_camera', 'wideanglecamera', 'wide_angle_camera'})
 
 
-def rendering_engines() -> list[str]:
-    """The gz-rendering 8 engine plugins found (``ogre2``, ``ogre``...): files named
-    ``libgz-rendering-<engine>.so`` on GZ_RENDERING_PLUGIN_PATH and in gz-rendering's own
-    folder beside its library. The shared headless build has none."""
+def _engine_plugins(env: str, folder: str, prefix: str, suffix: str) -> list[str]:
+    """Engine names of the plugin files ``<prefix><engine><suffix>`` on the path ``env`` and in
+    the Gazebo tree's own ``lib/<folder>/engine-plugins``."""
     import os
     from pathlib import Path
-    dirs = [p for p in os.environ.get('GZ_RENDERING_PLUGIN_PATH', '').split(os.pathsep) if p]
+    dirs = [p for p in os.environ.get(env, '').split(os.pathsep) if p]
     root = os.environ.get('GZ_HARMONIC_ROOT')
     if root:
-        dirs.append(str(Path(root) / 'lib' / 'gz-rendering-8' / 'engine-plugins'))
+        dirs.append(str(Path(root) / 'lib' / folder / 'engine-plugins'))
     found = set()
     for d in dirs:
-        for f in Path(d).glob('libgz-rendering-*.so*') if Path(d).is_dir() else ():
-            found.add(f.name.split('libgz-rendering-', 1)[1].split('.so', 1)[0])
+        for f in Path(d).glob(f'{prefix}*{suffix}*') if Path(d).is_dir() else ():
+            found.add(f.name[len(prefix):].split(suffix, 1)[0])
     return sorted(found)
+
+
+def rendering_engines() -> list[str]:
+    """The gz-rendering 8 engines found (``ogre2``, ``ogre``...). The shared headless build has
+    none."""
+    return _engine_plugins('GZ_RENDERING_PLUGIN_PATH', 'gz-rendering-8', 'libgz-rendering-',
+                           '.so')
+
+
+def physics_engines() -> list[str]:
+    """The gz-physics 7 engines found (``dartsim``, ``bullet-featherstone``, ``tpe``). The
+    shared build has bullet-featherstone alone."""
+    return _engine_plugins('GZ_SIM_PHYSICS_ENGINE_PATH', 'gz-physics-7', 'libgz-physics-',
+                           '-plugin.so')
 
 
 def without_rendering_sensors(urdf: str, robot: str) -> tuple[str, list[str]]:

@@ -8,32 +8,19 @@ set -euo pipefail
 ws=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ws"
 source tools/gz_find.sh
+source tools/shared_tarball.sh
 [ "${ROBOZOO_GZ:-}" = off ] && exit 0
 robozoo_find_gz "$ws" && exit 0
 robozoo_own_gz "$ws" && exit 0
 tarball=$(robozoo_shared_gz_tarball "$ws") || exit 0
 
-sums="$(dirname "$tarball")/SHA256SUMS"
-want=$(awk -v f="$(basename "$tarball")" '$2 == f || $2 == "*" f {print $1}' "$sums" 2>/dev/null)
-have=$(sha256sum "$tarball" | cut -d' ' -f1)
-if [ -z "$want" ] || [ "$have" != "$want" ]; then
-  echo "setup: $tarball: checksum $have does not match ${want:-nothing} in $sums; not unpacked" >&2
-  exit 1
-fi
+have=$(robozoo_verified_sha "$tarball")
 echo "setup: unpacking the shared Gazebo Harmonic into .gz/"
+robozoo_apt_install "unpacking Gazebo" zstd
 rm -rf .gz .gz.tmp && mkdir -p .gz.tmp
 tar -C .gz.tmp -I zstd -xf "$tarball"
-need=()
-while read -r p; do
-  [ -n "$p" ] && ! dpkg -s "$p" >/dev/null 2>&1 && need+=("$p")
-done < .gz.tmp/gz-harmonic/share/gz_harmonic_build/debian-runtime-packages.txt
-if [ ${#need[@]} -gt 0 ]; then
-  echo "setup: installing ${#need[@]} Debian run-time packages for Gazebo"
-  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
-    "${need[@]}" >/dev/null
-fi
+mapfile -t packages < .gz.tmp/gz-harmonic/share/gz_harmonic_build/debian-runtime-packages.txt
+robozoo_apt_install "Gazebo" "${packages[@]}"
 echo "$have" > .gz.tmp/.sha256
 mv .gz.tmp .gz
 # the check the shared README gives: the bindings import

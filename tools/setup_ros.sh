@@ -9,28 +9,14 @@ ws=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ws"
 source tools/ros2_find.sh
 source tools/colcon_build.sh
+source tools/shared_tarball.sh
 [ "${ROBOZOO_ROS:-}" = off ] && exit 0  # the embedded world alone, even beside ../shared/ros2
 
 if ! robozoo_find_ros "$ws" && tarball=$(robozoo_shared_ros_tarball "$ws"); then
-  sums="$(dirname "$tarball")/SHA256SUMS"
-  want=$(awk -v f="$(basename "$tarball")" '$2 == f || $2 == "*" f {print $1}' "$sums" 2>/dev/null)
-  have=$(sha256sum "$tarball" | cut -d' ' -f1)
-  if [ -z "$want" ] || [ "$have" != "$want" ]; then
-    echo "setup: $tarball: checksum $have does not match ${want:-nothing} in $sums; not unpacked" >&2
-    exit 1
-  fi
+  have=$(robozoo_verified_sha "$tarball")
   # the core's run-time Debian libraries (../shared/ros2/README.md) and zstd to unpack it
-  need=()
-  for p in zstd liblz4-1 libzstd1 libsqlite3-0 libtinyxml2-9 libconsole-bridge1.0 libyaml-0-2; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-  done
-  if [ ${#need[@]} -gt 0 ]; then
-    echo "setup: installing Debian packages for ROS 2: ${need[*]}"
-    sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
-      "${need[@]}" >/dev/null
-  fi
+  robozoo_apt_install "ROS 2" zstd liblz4-1 libzstd1 libsqlite3-0 libtinyxml2-9 \
+    libconsole-bridge1.0 libyaml-0-2
   echo "setup: unpacking the shared ROS 2 Jazzy core into .ros2/"
   rm -rf .ros2 && mkdir -p .ros2.tmp
   tar -C .ros2.tmp -I zstd -xf "$tarball"

@@ -170,3 +170,18 @@ def test_sensors_that_need_rendering_are_said_to_be_missing(real_gz):
     lines = [w for w in ph.warnings if 'not available under this Gazebo build' in w]
     assert any('camera' in w for w in lines) and any('gpu_lidar' in w for w in lines)
     ph.advance(10)
+
+
+def test_a_robot_at_rest_still_obeys_commands(real_gz):
+    """bullet-featherstone put a Robobo resting for 2 s to sleep, and a sleeping model ignored
+    its wheels' velocity commands for good."""
+    ph = gazebo(robots=[RobotSpec('robobo', package='robobo_description')])
+    wheels = [j for j, name in enumerate(ph.robot_info('robobo').joints) if 'pan' not in name
+              and 'tilt' not in name]
+    ph.advance(2500)
+    x0 = ph.base_pose('robobo')[0][0]
+    for j in wheels:
+        ph.command('robobo', j, 'velocity', 5.0)
+    ph.advance(500)
+    assert ph.joint_state('robobo')[1][wheels] == pytest.approx(5.0, abs=0.05)
+    assert abs(ph.base_pose('robobo')[0][0] - x0) > 0.05

@@ -51,7 +51,9 @@ def robot_gazebo_blocks(robot: str, desc: RobotDescription, *, base_link: str, i
     callers."""
     imu_topic, contact_topics = sensor_topics(robot, contact_links)
     have = {(link, kind) for link, kind, _, _ in desc.sensors}
-    blocks = []
+    # bullet-featherstone puts a model at rest to sleep (~2 s), and a sleeping model ignores
+    # joint commands: a Robobo left standing never drove again
+    blocks = ['<gazebo><allow_auto_disable>false</allow_auto_disable></gazebo>']
     if (imu_link, 'imu') not in have:
         blocks.append(f'<gazebo reference="{escape(imu_link)}"><sensor name="{robot}_imu" '
                       f"type=\"imu\"><always_on>true</always_on><update_rate>{rates['imu_rate']:g}"

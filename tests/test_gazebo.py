@@ -11,13 +11,13 @@ shared build, against MuJoCo):
   holds to microns). bullet's joint motors are soft: without the backend's slip correction the
   Nao crept 0.03 rad/s at the ankles and fell in 6 s; with it the Nao drifts ~0.3 mm in 4 s.
 - The Go1 trot (PD + feed-forward at 2 kHz): the base follows the MuJoCo run within 5 cm up to
-  3.5 s (the trot's first 1.2 m). After that, on the landing of the plan's last strides, bullet's
-  stiffer contacts bounce the body (0.41 m high at 4.0 s against 0.34 m) and it flips at 4.8 s:
-  a strict xfail records it.
+  3.5 s (its first 0.75 m). After that, on the plan's last strides, bullet's stiffer contacts
+  bounced the body (0.41 m high at 4.0 s against 0.34 m, seen once) and it flips at 4.8 s: a
+  strict xfail records it.
 - The Nao's wave walk (velocity motors at 100 Hz): the torso pitches further forward under
   bullet (19 deg at 0.5 s against 15 deg) and the Nao falls at 1.5 s: a strict xfail records it.
   Its first 0.3 s agree within 5 mm.
-Gazebo runs here at 0.3-0.8x real time (each step calls Python twice through the bindings);
+Gazebo runs here at 0.3-0.6x real time (each step calls Python twice through the bindings);
 benchmarks/bench_backends.py measures it."""
 from __future__ import annotations
 

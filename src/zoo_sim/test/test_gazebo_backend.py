@@ -134,14 +134,27 @@ def test_a_relative_uri_to_a_missing_file_is_one_error_line(real_gz, tmp_path):
 
 def test_a_world_gz_cannot_load_is_one_error_line_not_an_empty_run(real_gz, tmp_path):
     """gz-sim8 logs "[Err] ... Failed to load a world" and then runs an empty server: the
-    backend used to step it and report a robot at (0, 0, 0) as a success."""
+    backend used to step it and report a robot at (0, 0, 0) as a success. Now the world is read
+    first (libsdformat, as for MuJoCo) and gz's own load is checked (every robot is an entity)."""
     world = tmp_path / 'broken.sdf'
     world.write_text('<sdf version="1.9"><world name="w"><include><uri>model://no_such_model'
                      '</uri></include></world></sdf>')
     with pytest.raises(SimConfigError) as e:
         gazebo(world, [nao()])
         pytest.fail('a robot in a world gz could not load')
-    assert '\n' not in str(e.value) and 'broken.sdf' in str(e.value) and 'nao' in str(e.value)
+    assert '\n' not in str(e.value) and 'broken.sdf' in str(e.value)
+    assert 'no_such_model' in str(e.value)
+
+
+def test_a_world_without_physics_is_one_error_line(real_gz, tmp_path):
+    """A world that lists systems but not Physics gets none: its robots would hang in the air
+    and the run would look like a perfect stand."""
+    world = tmp_path / 'still.sdf'
+    world.write_text('<sdf version="1.9"><world name="w"><plugin filename="gz-sim-imu-system" '
+                     'name="gz::sim::systems::Imu"/></world></sdf>')
+    with pytest.raises(SimConfigError) as e:
+        gazebo(world, [nao()])
+    assert '\n' not in str(e.value) and 'still.sdf' in str(e.value) and 'physics' in str(e.value)
 
 
 def test_imu_and_contacts_come_from_gz_sims_own_sensors(real_gz):

@@ -119,6 +119,11 @@ class GazeboPhysics:
         step_s = float(physics.findtext('max_step_size') or 0.001)
         self.step_ns = round(step_s * 1e9)
         self.warnings: list[str] = []
+        plugins = [pl.get('filename', '') for pl in world_el.findall('plugin')]
+        if plugins and not any('physics' in f for f in plugins):
+            # gz-sim loads its default systems only for a world that names none
+            raise SimConfigError(f'{world_path}: the world names gz-sim systems but not '
+                                 'gz-sim-physics-system: nothing would move under Gazebo')
         if 'dartsim' not in physics_engines():  # bullet-featherstone alone: no heightmap shape
             from ..sdf_world import load_world  # (resolves the includes: snake_terrain's model)
             for m in load_world(world_path).models:

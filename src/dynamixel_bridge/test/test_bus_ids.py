@@ -14,7 +14,7 @@ import pytest
 from conftest import emulated
 from dynamixel_bridge import instructions as ins
 from dynamixel_bridge import protocol1, protocol2
-from dynamixel_bridge.emulator.bus import build_bus, wire_and
+from dynamixel_bridge.emulator.bus import build_bus
 from test_golden_packets import exchange
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / 'tests'))
@@ -56,6 +56,7 @@ def test_colliding_statuses_on_the_wire():
     """wire_and: one transmitter reads back unchanged; two identical PING statuses 2 us apart
     at 1 Mbps read garbled; at 57600 baud 2 us is a ninth of a bit and they read clean, as two
     drivers agreeing within a sample would on a real line."""
+    from dynamixel_bridge.emulator.bus import wire_and
     status = protocol1.status(7, 0)
     assert wire_and([(0.0, status)], 1_000_000)[0] == status
     garbled, end = wire_and([(0.0, status), (2e-6, status)], 1_000_000)

@@ -104,3 +104,85 @@ def pypot_goal_moves_the_snake(path: str) -> None:
         command()
         now = settle(read, [25.0], 3.0)
         assert now[0] == pytest.approx(25.0, abs=3.0), now
+
+
+
+# Control-table facts per protocol for the checks below (spec snake.md §8.2 AX-12A, §8.3 XM430):
+# ID address, Present Position (address, size), model number.
+_TABLE = {1: (3, 36, 2, 12), 2: (7, 132, 4, 1020)}
+
+
+def answered(ph, call, tries: int = 5):
+    """``call()`` (an SDK TxRx returning (..., result, error)) until it succeeds, at most
+    ``tries`` times: a status later than the SDK's packet timeout on a loaded machine is asked
+    again, as in read_positions. Returns the last result tuple."""
+    import dynamixel_sdk as sdk
+    for _ in range(tries):
+        got = call()
+        if got[-2] == sdk.COMM_SUCCESS:
+            break
+        time.sleep(0.01)
+    return got
+
+
+def sdk_id_write_readdresses_the_servo(path: str, protocol: int, old: int, new: int) -> None:
+    """dynamixel-sdk writes the ID register of servo ``old`` (EEPROM; torque off, as at power-on):
+    the write's status comes back from ``old`` (the SDK drops a status of another id; a status
+    late on a loaded machine is checked by reading the servo at its new id instead), then the
+    servo answers PING and READ at ``new`` and no longer at ``old``, and the bus keeps answering
+    (READs again)."""
+    import dynamixel_sdk as sdk
+    id_addr, pos_addr, size, model = _TABLE[protocol]
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(float(protocol))
+    read = ph.read2ByteTxRx if size == 2 else ph.read4ByteTxRx
+    ok = ph.getTxRxResult(sdk.COMM_SUCCESS)
+    try:
+        assert port.openPort()
+        got = answered(ph, lambda: ph.ping(port, old))
+        assert got[:2] == (model, sdk.COMM_SUCCESS), f'ping {old}: {ph.getTxRxResult(got[1])}'
+        result, error = ph.write1ByteTxRx(port, old, id_addr, new)
+        assert (ph.getTxRxResult(result), error) in ((ok, 0), (
+            ph.getTxRxResult(sdk.COMM_RX_TIMEOUT), 0)), \
+            f'ID write: {ph.getTxRxResult(result)}, error {error}'
+        got = answered(ph, lambda: ph.read1ByteTxRx(port, new, id_addr))
+        assert got[:2] == (new, sdk.COMM_SUCCESS), \
+            f'ID of {new}: {got[0]}, {ph.getTxRxResult(got[1])}'
+        got = answered(ph, lambda: ph.ping(port, new))
+        assert got[:2] == (model, sdk.COMM_SUCCESS), f'ping {new}: {ph.getTxRxResult(got[1])}'
+        got = ph.ping(port, old)
+        assert got[1] == sdk.COMM_RX_TIMEOUT, f'ping {old}: {ph.getTxRxResult(got[1])}'
+        for _ in range(3):
+            _value, result, error = answered(ph, lambda: read(port, new, pos_addr))
+            assert (result, error) == (sdk.COMM_SUCCESS, 0), \
+                f'READ of {new}: {ph.getTxRxResult(result)}, error {error}'
+    finally:
+        port.closePort()
+
+
+def sdk_broadcast_id_write_collides(path: str, protocol: int, ids: list[int], new: int) -> None:
+    """dynamixel-sdk writes ID ``new`` to every servo at once (broadcast 0xFE, no status): all
+    of them stay on the bus, all answer to ``new``, and their statuses collide on the half-duplex
+    wire: PING and READ of ``new`` come back corrupt or not at all, never as one clean status;
+    nobody answers at the old ids any more."""
+    import dynamixel_sdk as sdk
+    id_addr, pos_addr, size, _model = _TABLE[protocol]
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(float(protocol))
+    read = ph.read2ByteTxRx if size == 2 else ph.read4ByteTxRx
+    garbled = (sdk.COMM_RX_CORRUPT, sdk.COMM_RX_TIMEOUT)
+    try:
+        assert port.openPort()
+        assert ph.write1ByteTxRx(port, sdk.BROADCAST_ID, id_addr, new) == (sdk.COMM_SUCCESS, 0)
+        time.sleep(0.01)
+        for _ in range(3):
+            result = ph.ping(port, new)[1]
+            assert result in garbled, f'ping {new}: {ph.getTxRxResult(result)}'
+            result = read(port, new, pos_addr)[1]
+            assert result in garbled, f'READ of {new}: {ph.getTxRxResult(result)}'
+        for i in ids:
+            if i != new:
+                result = ph.ping(port, i)[1]
+                assert result == sdk.COMM_RX_TIMEOUT, f'ping {i}: {ph.getTxRxResult(result)}'
+    finally:
+        port.closePort()

@@ -88,3 +88,30 @@ def test_a_status_never_beats_its_wire_time_across_processes(delay_us):
         os.close(fd)
         _stop(p)
     assert fastest >= wire, f'{fastest * 1e6:.1f} us, the wire needs {wire * 1e6:.0f}'
+
+
+def test_id_write_then_the_new_id_on_the_simulated_snake():
+    """Issue 25: an ID write (5 -> 50) then READs at 50 killed the bus thread (the joints plant
+    knew servos by their first id) and the process later exited 0. Now the servo answers at 50,
+    the bus keeps serving, and the emulator exits 0 on SIGTERM with nothing wrong."""
+    from dxl_clients import sdk_id_write_readdresses_the_servo
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    try:
+        sdk_id_write_readdresses_the_servo(path, 1, 5, 50)
+    finally:
+        _stop(p)
+
+
+def test_broadcast_id_write_collides_and_warns_once():
+    """A broadcast ID write (0xFE, ID 7) keeps 16 servos, all at 7: statuses collide (the client
+    sees them corrupt or missing), and one warning names the id and the servos."""
+    from dxl_clients import sdk_broadcast_id_write_collides
+    p, path = _emulator('--protocol', '1', '--ids', '1-16')
+    try:
+        sdk_broadcast_id_write_collides(path, 1, list(range(1, 17)), 7)
+    finally:
+        p.terminate()
+        out, err = p.communicate(timeout=20)
+    assert p.returncode == 0, err
+    warnings = [line for line in err.splitlines() if 'id 7 is shared by 16 servos' in line]
+    assert len(warnings) == 1, err

@@ -82,21 +82,43 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
+class BusDied(RuntimeError):
+    """The bus thread stopped serving (its one line is the message)."""
+
+
 def main(argv: list[str] | None = None) -> int:
+    """0 after Ctrl-C/SIGTERM with the bus serving; 1 when the bus thread died (never 0: a dead
+    bus is no clean run); 2 for bad arguments or set-up."""
     args = _parser().parse_args(argv)
     log = _log(args.quiet)
     signal.signal(signal.SIGTERM, _interrupt)  # a clean stop: the scenario run is closed
+    served: list = []  # the PtyBus, once serving
     try:
-        return _serve(args, log)
+        return _serve(args, log, served)
     except KeyboardInterrupt:
+        if served and served[0].died.is_set():
+            print(f'{PROG}: error: {served[0].bus_error}', file=sys.stderr)
+            return 1
         return 0
     except (ValueError, OSError, FaultError) as exc:  # ScenarioError is a ValueError
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f'{PROG}: error: {msg}', file=sys.stderr)
         return 2
+    except RuntimeError as exc:  # BusDied; RunStopped from the scenario's link node
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f'{PROG}: error: {msg}', file=sys.stderr)
+        return 1
 
 
-def _serve(args, log) -> int:
+def wait_while_serving(pty) -> None:
+    """Block until the bus thread dies, then raise BusDied with its line (Ctrl-C/SIGTERM end
+    the wait with KeyboardInterrupt)."""
+    while not pty.died.wait(0.5):
+        pass
+    raise BusDied(pty.bus_error)
+
+
+def _serve(args, log, served: list) -> int:
     from ..control_table import DEFAULT_MODEL, baud_register, model_by_name
     from .bus import build_bus
     from .pty_server import PtyBus
@@ -108,27 +130,29 @@ def _serve(args, log) -> int:
     for spec in args.fault:
         kind, _, sid = spec.partition(':')
         parse_command(f'{kind} {sid}', faults)
-    run = plant = None
+    run = plant = link = None
     if args.scenario:
-        run, plant = _attach(args, model, log)
+        run, plant, link = _attach(args, model, log)
     try:
         bus = build_bus(args.protocol, args.ids, model=model, plant=plant, baud=args.baud,
                         faults=faults)
         if args.return_delay_us is not None:
             if not 0 <= args.return_delay_us <= 508:
                 raise ValueError(f'--return-delay-us {args.return_delay_us}: expected 0..508')
-            for s in bus.servos.values():
+            for s in bus.chain:
                 s._store(model.item('return_delay'), args.return_delay_us // 2)
         with PtyBus(bus, args.baud, usb_latency_s=args.usb_latency_ms / 1000,
                     realtime=args.realtime, log=log) as pty:
+            served.append(pty)
             print(pty.path, flush=True)
             log(f'{model.name} ids {args.ids[0]}..{args.ids[-1]} ({len(args.ids)}) on protocol '
                 f'{args.protocol}.0 at {args.baud} baud; faults: {faults.describe()}')
             threading.Thread(target=_read_commands, args=(faults, log), daemon=True).start()
             if run is not None:
+                link.watch(pty)  # its timer ends the run if the bus thread dies
                 run.run(duration=1e9)  # real-time paced until Ctrl-C
             else:
-                threading.Event().wait()
+                wait_while_serving(pty)
     finally:
         if run is not None:
             run.close()
@@ -166,7 +190,7 @@ def _attach(args, model, log):
     run.nodes['dxl_emulator_link'] = link
     run.executor.add_node(link)
     log(f'scenario {sc.name}: ids {args.ids[0]}.. -> {robot} joints {joints[0]}..')
-    return run, plant
+    return run, plant, link
 
 
 def console_main() -> None:

@@ -37,6 +37,10 @@ class DxlEmulator(SimLink):
         if baud_register(model, int(p['baud'])) is None:
             raise ValueError(f"parameter baud: {model.name} cannot run at {p['baud']}")
         ids = [int(i) for i in p['ids']]
+        top = 253 if model.protocol == 1 else 252
+        if not ids or len(set(ids)) != len(ids) or not all(0 <= i <= top for i in ids):
+            raise ValueError(f"parameter ids: expected distinct servo ids within 0..{top} (one "
+                             f"servo per id on a bus), got {ids}")
         joints = [j for j in p['joints'] if j] or [f'joint_{i}' for i in range(1, len(ids) + 1)]
         if len(joints) != len(ids):
             raise ValueError(f'parameter joints: {len(joints)} names for {len(ids)} ids')
@@ -46,11 +50,12 @@ class DxlEmulator(SimLink):
             raise ValueError(f"parameter return_delay_us: expected 0..508, got "
                              f"{p['return_delay_us']}")
         if p['return_delay_us'] >= 0:
-            for s in bus.servos.values():
+            for s in bus.chain:
                 s._store(model.item('return_delay'), int(p['return_delay_us']) // 2)
         self.link(plant, p['robot'])
         self.pty = PtyBus(bus, int(p['baud']), realtime=bool(p['realtime']),
                           log=self.get_logger().info).start()
+        self.watch(self.pty)  # a dead bus thread stops the run (never a silent, idle node)
         self.link_path = p['link']
         if self.link_path:
             if os.path.islink(self.link_path):

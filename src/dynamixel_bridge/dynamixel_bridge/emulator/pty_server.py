@@ -14,10 +14,16 @@ process): a client never sees a status before its wire time, and sees it later b
 delivery (~12 us at best, ~90 us in the median, more under load). Deadlines are met by
 sleeping, then spinning the last ``SPIN_S``, not by compensating the timer's overshoot (which
 varies with load).
+
+Never a silent dead bus: an unexpected error while handling one packet is one line naming the
+packet (no status is sent, as from a servo that did not take it) and the bus goes on serving; if
+the serving loop itself fails, one line says why, ``alive`` turns false and ``died`` is set with
+``bus_error``: the CLI and the node stop non-zero on it.
 """
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import select
 import termios
@@ -117,11 +123,32 @@ class PtyBus:
         self._status_until = 0.0  # when the last status packet's last byte is off the wire
         self.collisions = 0
         self._warned_baud: int | None = None
+        self.errors = 0  # packets whose handling failed unexpectedly (one line each)
+        self.died = threading.Event()  # the serving loop ended without stop()
+        self.bus_error: str | None = None  # why, in one line
 
     def start(self) -> 'PtyBus':
-        self._thread = threading.Thread(target=self.serve, name='dxl-pty-bus', daemon=True)
+        self._thread = threading.Thread(target=self._run, name='dxl-pty-bus', daemon=True)
         self._thread.start()
         return self
+
+    @property
+    def alive(self) -> bool:
+        """The bus thread is serving (False once stopped or dead)."""
+        return self._thread is not None and self._thread.is_alive() and not self.died.is_set()
+
+    def _run(self) -> None:
+        try:
+            self.serve()
+        except BaseException as exc:  # noqa: B902 - whatever ends the loop is said, once
+            if not self._stop.is_set():
+                self.bus_error = (f'bus thread stopped: {type(exc).__name__}: '
+                                  f'{_one_line(exc)}; the bus no longer answers')
+                self.died.set()
+                try:
+                    self._report(self.bus_error)
+                except Exception:  # noqa: BLE001 - the log itself failed: bus_error still says
+                    pass
 
     def stop(self) -> None:
         self._stop.set()
@@ -162,15 +189,26 @@ class PtyBus:
                 continue
             try:
                 data = os.read(self.master, 4096)
-            except OSError:
-                continue
+            except OSError as exc:
+                if exc.errno in (errno.EINTR, errno.EAGAIN):
+                    continue
+                raise
             if decoder.pending and now - last_rx >= self.rx_timeout_s:  # a new packet
                 for g in decoder.flush():
                     self._report(g.describe())
             t0 = now if not decoder.pending else last_rx
             last_rx = now
-            for item in decoder.feed(data):  # all written by the time they were read
-                self._transact(item, t0, len(getattr(item, 'raw', b'')))
+            try:
+                items = decoder.feed(data)
+            except Exception as exc:  # noqa: BLE001 - an emulator bug: say it, keep serving
+                self._failed(f'{len(data)} bytes ({data[:16].hex(" ")})', exc)
+                decoder = self.bus.decoder()
+                items = []
+            for item in items:  # all written by the time they were read
+                try:
+                    self._transact(item, t0, len(getattr(item, 'raw', b'')))
+                except Exception as exc:  # noqa: BLE001 - an emulator bug: say it, keep serving
+                    self._failed(_describe(item), exc)
             self._drain_log()
 
     def _transact(self, item, t0: float, n_bytes: int) -> None:
@@ -181,11 +219,9 @@ class PtyBus:
         # write time is known to within the pty's jitter, a pipelined request is ~1 ms early
         if t0 + COLLISION_SLACK_S < self._status_until:
             self.collisions += 1
-            what = (f'id {item.id}: {ins.NAMES.get(item.code, hex(item.code))}'
-                    if isinstance(item, Packet) else item.describe())
-            self._report(f'{what} sent while a status packet was on the wire: on a half-duplex '
-                         'bus both are garbled; dropped (wait for each status before the next '
-                         'request)')
+            self._report(f'{_describe(item, raw=False)} sent while a status packet was on the '
+                         'wire: on a half-duplex bus both are garbled; dropped (wait for each '
+                         'status before the next request)')
             return
         self._bus_free_at = max(t0, self._bus_free_at) + tx_seconds(n_bytes, self.baud)
         replies = self.bus.handle(item)
@@ -209,9 +245,30 @@ class PtyBus:
             except OSError:
                 return
 
+    def _failed(self, what: str, exc: Exception) -> None:
+        self.errors += 1
+        self._drain_log()
+        self._report(f'{what}: emulator error {type(exc).__name__}: {_one_line(exc)}; no status '
+                     'sent, the bus goes on serving')
+
     def _drain_log(self) -> None:
         while self.bus.log:
             self._report(self.bus.log.pop(0))
 
     def _report(self, line: str) -> None:
         self._log(line)
+
+
+def _describe(item, raw: bool = True) -> str:
+    """A packet as a log line names it: id, instruction (and its first bytes)."""
+    if not isinstance(item, Packet):
+        return item.describe()
+    what = f'id {item.id}: {ins.NAMES.get(item.code, hex(item.code))}'
+    if raw and item.raw:
+        what += f' ({item.raw[:16].hex(" ")}{" ..." if len(item.raw) > 16 else ""})'
+    return what
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else repr(exc)

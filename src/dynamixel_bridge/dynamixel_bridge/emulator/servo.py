@@ -7,6 +7,10 @@ EEPROM is locked while torque is on (X-series) or Lock = 1 (AX); an AX goal outs
 limits sets the angle-limit bit and is not applied. An overload (injected) turns torque off, as
 the servos' alarm shutdown does: the AX error bit lasts while the overload does and torque can be
 switched on again after it; the X-series Hardware Error Status latches until a reboot.
+
+The ID register is EEPROM like any other (locked as above): a written ID takes effect at once (the
+bus addresses the servo by it from the next packet on). The plant knows the servo by ``key``, its
+place on the chain (the id it was built with), which an ID write does not change.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ class Servo:
     def __init__(self, servo_id: int, model: Model, plant: Plant, baud_register: int | None = None):
         self.model = model
         self.plant = plant
+        self.key = servo_id  # the plant's name for this servo: fixed, whatever its ID register says
+        self.id_changed = False  # an ID write since the bus last looked
         self.memory = bytearray(model.size)
         self._baud_register = baud_register
         self.overloaded = False  # the injected load condition, now
@@ -69,7 +75,7 @@ class Servo:
         return ins.P2_ALERT if self.get('hardware_error') else 0
 
     def _refresh_present(self) -> None:
-        now = self.plant.present(self.id)
+        now = self.plant.present(self.key)
         if now is None:
             return
         m = self.model
@@ -124,10 +130,12 @@ class Servo:
         m = self.model
         if it is m.item('torque_enable'):
             value = 0 if (value and self._alarm_shutdown()) else value
-            self.plant.set_torque(self.id, bool(value))
+            self.plant.set_torque(self.key, bool(value))
+        if it is m.item('id') and value != self.id:
+            self.id_changed = True
         self._store(it, value)
         if it is m.item('goal_position'):
-            self.plant.set_goal(self.id, value)
+            self.plant.set_goal(self.key, value)
 
     def _alarm_shutdown(self) -> bool:
         return self.overloaded or bool(self.model.protocol == 2 and self.get('hardware_error'))
@@ -147,12 +155,12 @@ class Servo:
         self.overloaded = on
         if on:
             self._store(self.model.item('torque_enable'), 0)
-            self.plant.set_torque(self.id, False)
+            self.plant.set_torque(self.key, False)
             if self.model.protocol == 2:
                 self._store(self.model.item('hardware_error'), ins.HW_OVERLOAD)
 
     def reboot(self) -> None:
         """Protocol 2.0 REBOOT: RAM back to defaults, a latched hardware error cleared unless the
         overload is still there."""
-        self.plant.set_torque(self.id, False)
+        self.plant.set_torque(self.key, False)
         self.reset(ram_only=True)

@@ -1,9 +1,13 @@
 """ROS shell between the emulated bus and the simulated robot: goals written on the bus go out on
 ``/<robot>/joint_targets`` (sensor_msgs/JointState, radians), ``/<robot>/joint_states`` fills the
-servos' present position, velocity and load. Runs in the scenario's executor (sim time)."""
+servos' present position, velocity and load. Runs in the scenario's executor (sim time).
+
+``watch(pty)``: the link's timer also checks the bus thread; if it died, the run stops with its
+one line (RunStopped in the embedded world: the run's CLI reports it and exits non-zero; under
+real ROS the line is logged as an error and the process exits 1)."""
 from __future__ import annotations
 
-from zoo_runtime import rclpy
+from zoo_runtime import EMBEDDED, rclpy
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 
 from .plants import JointsPlant
@@ -15,8 +19,13 @@ class SimLink(rclpy.node.Node):
     def __init__(self, plant: JointsPlant | None, robot: str | None,
                  node_name: str = 'dxl_emulator_link', **kwargs) -> None:
         super().__init__(node_name, **kwargs)
+        self._watched = None
         if plant is not None:
             self.link(plant, robot)
+
+    def watch(self, pty) -> None:
+        """Stop the run when ``pty``'s bus thread dies (checked every PUBLISH_PERIOD_S)."""
+        self._watched = pty
 
     def link(self, plant: JointsPlant, robot: str) -> None:
         """Take the robot's joint states into the plant, its goals out on joint_targets."""
@@ -32,6 +41,15 @@ class SimLink(rclpy.node.Node):
         self.plant.update_states(msg.name, msg.position, msg.velocity, msg.effort)
 
     def _publish_goals(self) -> None:
+        pty = self._watched
+        if pty is not None and pty.died.is_set():
+            self._watched = None
+            line = f'{self.get_name()}: {pty.bus_error}'
+            if EMBEDDED:
+                from zoo_bringup.runner import RunStopped
+                raise RunStopped(line)
+            self.get_logger().error(line)
+            raise SystemExit(1)
         version, goals = self.plant.goals()
         if version == self._sent or not goals:
             return

@@ -1,6 +1,6 @@
 """Rate-limited warnings for bad input from network peers (issue 25: 20,000 bad frames gave 20,000
 lines). The first warning of a kind from a peer is written in full; the ones that follow are
-counted, and one line says "N more such frames from <peer> (<kind>) ..., the last: <why>" once a
+counted, and one line says "N more such frames from <peer> in T s (<kind>), the last: <why>" once a
 period has passed (checked on the next warning and by ``tick``) and when the peer goes
 (``forget``). A kind that stays quiet for a whole period starts afresh: its next warning is written
 in full again. So N bad frames in T seconds give at most 2 + T / period lines per kind and peer.
@@ -60,6 +60,6 @@ class RepeatedWarnings:
                 self._say(peer, key[1], run, now)
 
     def _say(self, peer: str, kind: str, run: _Run, now: float) -> None:
-        run.emit(f'{run.count} more such frames from {peer} ({kind}) in {now - run.since:.1f} s, '
+        run.emit(f'{run.count} more such frames from {peer} in {now - run.since:.1f} s ({kind}), '
                  f'the last: {run.last}')
         run.since, run.count = now, 0

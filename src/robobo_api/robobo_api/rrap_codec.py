@@ -17,8 +17,8 @@ Facts (read from the PyPI packages, cited per item; no code copied):
   CONFIGURE-LOSTBLOB; status BLOB (color, posx, posy, size).
 - robobosim/remotelib.py and processors/: port 50505, password REMOTE-SIM; RESET-SIM,
   SIM-LOCATION-SET / SIM-OBJECT-LOCATION-SET (position and rotation are Python dict reprs, as
-  ``str(dict)`` writes them: ``{}`` or ``{'x': 1.0, 'y': 2, 'z': 3.5}``); statuses SIM-LOCATION (id, tx, ty, tz, rx, ry, rz) and
-  SIM-OBJECT-LOCATION (object-id, ...).
+  ``str(dict)`` writes them: ``{}`` or ``{'x': 1.0, 'y': 2, 'z': 3.5}``); statuses SIM-LOCATION
+  (id, tx, ty, tz, rx, ry, rz) and SIM-OBJECT-LOCATION (object-id, ...).
 - The real app (mintforpeople/robobo-app-ios, remote-control and rob-interface pods) encodes
   every status value as a string, ignores frames it cannot decode and commands it has no executor
   for (it only logs them), and checks no password.
@@ -149,16 +149,18 @@ def parse_frame(raw: str | bytes) -> Password | Command:
         raise ProtocolError(f'expected {{"name", "parameters", "id"}}, got {_short(text)}')
     name, params = data['name'], data.get('parameters', {})
     if not isinstance(params, dict):
-        raise ProtocolError(f"{_short(name)}: 'parameters' must be an object", _known(name))
+        raise ProtocolError(f"{_short(name)}: 'parameters' must be an object",
+                            name if name in KNOWN_COMMANDS else '?')
     if name in LOCATION_SETS:
         params = {k: dict_repr(v, name, k) if k in ('position', 'rotation') and
                   isinstance(v, str) else v for k, v in params.items()}
     return Command(name, params, str(data.get('id', '')))
 
 
-def _known(name: str) -> str:
-    """``name`` when it is a command this codec knows, else '?' (bounded, for counting)."""
-    return name if name in KNOWN_COMMANDS else '?'
+def known(name: str) -> str:
+    """``name`` when it is a command this codec knows, else one word for the rest: a bounded set
+    of kinds to count bad input by (robobo_api.repeated_warnings)."""
+    return name if name in KNOWN_COMMANDS else 'unparsed or unknown'
 
 
 # a "'key': number" entry of a Python dict repr, then ',' or '}'; the number is what repr() of an
@@ -206,7 +208,7 @@ def number(cmd: Command, key: str) -> float:
     except (TypeError, ValueError):
         raise ProtocolError(f'{cmd.name}: {key} must be a number, got {_short(raw)}') from None
     if not math.isfinite(value):
-        raise ProtocolError(f'{cmd.name}: {key} must be finite, got {raw!r}')
+        raise ProtocolError(f'{cmd.name}: {key} must be finite, got {_short(repr(raw))}')
     return value
 
 
@@ -214,7 +216,7 @@ def integer(cmd: Command, key: str, lo: int, hi: int) -> int:
     value = number(cmd, key)
     if value != int(value) or not lo <= value <= hi:
         raise ProtocolError(f'{cmd.name}: {key} must be an integer in {lo}..{hi}, got '
-                            f'{cmd.params[key]!r}')
+                            f'{_short(repr(cmd.params[key]))}')
     return int(value)
 
 

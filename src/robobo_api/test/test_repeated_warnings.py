@@ -41,7 +41,7 @@ def test_kinds_and_peers_are_counted_apart_and_a_quiet_period_starts_afresh():
                      'client 2: time must be > 0']
     clock.t += 6.0
     w.tick()                                   # the period is over: the count comes
-    assert lines[-1].startswith('1 more such frames from client 1 (MOVE)')
+    assert lines[-1].startswith('1 more such frames from client 1 in 6.0 s (MOVE), the last: ')
     clock.t += 6.0
     w.tick()                                   # a quiet period: the next one in full again
     w.warn('client 1', 'MOVE', 'time must be > 0', lines.append)

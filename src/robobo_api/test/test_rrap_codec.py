@@ -122,3 +122,14 @@ def test_robobosim_locations_are_parsed_in_the_frame_as_robobosim_writes_them():
         with pytest.raises(rrap.ProtocolError, match='position must be a dict') as refused:
             rrap.parse_frame(frame)
         assert refused.value.command == 'SIM-OBJECT-LOCATION-SET'
+
+
+def test_refusals_quote_at_most_80_characters_of_what_came():
+    for params, says in (({'lspeed': '1' * 5000, 'rspeed': 1, 'time': 1}, 'finite'),
+                         ({'lspeed': 1, 'rspeed': 1, 'time': 'x' * 5000}, 'number')):
+        with pytest.raises(rrap.ProtocolError, match=says) as refused:
+            rrap.wheels(cmd('MOVE', **params))
+        assert len(str(refused.value)) < 150
+    with pytest.raises(rrap.ProtocolError, match='integer') as refused:
+        rrap.axis(cmd('MOVEPAN', pos='1.5' + '0' * 5000, speed='10'))
+    assert len(str(refused.value)) < 150

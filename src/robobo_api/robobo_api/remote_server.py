@@ -1,8 +1,10 @@
 """The Robobo Remote Access Protocol server of one simulated robot: what the Robobo app serves to
 robobopy, as a thin layer over the robot's ROS interface (robobo_api.api_node): commands become
 ``moveWheels`` / ``movePanTilt`` / ``resetWheels`` calls, statuses come from ``wheels``,
-``pan``, ``tilt``, ``irs``, ``blob``, ``orientation_euler``. Frames are parsed and checked by
-robobo_api.rrap_codec; the socket lives in robobo_api.ws_server.
+``pan``, ``tilt``, ``irs``, ``blob``, ``orientation_euler``. Frames are parsed by
+robobo_api.rrap_codec in the socket's thread (robobo_api.ws_server): this node's loop gets parsed
+commands, at most ws_server.TAKE_MAX per poll. Bad input is answered with an ERROR status each
+time and logged rate-limited (robobo_api.repeated_warnings: one line, then counts per client).
 
 Robot id ``robot_id`` listens on 40404 + 10 id (robobopy has no port argument). Time: commands
 run on sim time like every ROS command (a 2 s move is 2 s of simulated time, its UNLOCK-MOVE
@@ -22,6 +24,7 @@ from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, Rese
 from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
 
 from . import rrap_codec as rrap
+from .repeated_warnings import RepeatedWarnings
 from .ws_server import CONNECT, DISCONNECT, MESSAGE, WsServer
 
 IRS_PERIOD_S = 0.1     # the base reports every 100 ms (iOS RemoteRobModule setRobStatusPeriod)
@@ -62,7 +65,10 @@ class RoboboRemote(rclpy.node.Node):
         self.create_subscription(Blob, f'{ns}/blob', self._on_blob, 10)
         self.create_subscription(OrientationEuler, f'{ns}/orientation_euler', self._on_euler, 10)
         self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
-        self.server = WsServer(p['host'], rrap.robot_port(p['robot_id']), 'robobo_remote')
+        self.peers: dict[int, str] = {}     # connection -> "client 3 (127.0.0.1:53412)"
+        self.warnings = RepeatedWarnings()
+        self.server = WsServer(p['host'], rrap.robot_port(p['robot_id']), 'robobo_remote',
+                               parse=rrap.parse_frame)
         self.server.start(hint=f'another server for robobopy robot id {p["robot_id"]}? choose '
                                'another id: --set robobo_remote.robot_id=N')
         self.get_logger().info(f"robot '{p['robot']}' (robobopy robot_id {p['robot_id']}) on "
@@ -130,25 +136,26 @@ class RoboboRemote(rclpy.node.Node):
 
     # -- commands -----------------------------------------------------------------------------
     def _poll(self) -> None:
-        """Drain the websocket inbox at ``poll_rate`` of sim time."""
-        while True:
-            try:
-                event, conn, text = self.server.inbox.get_nowait()
-            except Exception:  # queue.Empty
-                return
+        """Drain the websocket inbox (parsed frames) at ``poll_rate`` of sim time."""
+        for event, conn, payload in self.server.take():
             if event == CONNECT:  # a new client gets the whole current state at once
+                self.peers[conn] = f'client {conn} ({payload})'
                 for frame in self.state.values():
                     self.server.send(conn, frame)
             elif event == DISCONNECT:
                 self._on_disconnect(conn)
+                self.warnings.forget(self._peer(conn))
+                self.peers.pop(conn, None)
             elif event == MESSAGE:
-                self._on_frame(conn, text)
+                self._on_frame(conn, payload)
+        self.warnings.tick()
 
-    def _on_frame(self, conn: int, text: str | bytes) -> None:
-        try:
-            msg = rrap.parse_frame(text)
-        except rrap.ProtocolError as exc:
-            self._refuse(conn, '?', str(exc))
+    def _peer(self, conn: int) -> str:
+        return self.peers.get(conn, f'client {conn}')
+
+    def _on_frame(self, conn: int, msg: rrap.Password | rrap.Command | Exception) -> None:
+        if isinstance(msg, Exception):  # refused by the parser in the socket's thread
+            self._refuse(conn, getattr(msg, 'command', '?'), str(msg))
             return
         if isinstance(msg, rrap.Password):
             return  # the app checks no password (robobo-app-ios remote-control module)
@@ -158,12 +165,14 @@ class RoboboRemote(rclpy.node.Node):
             self._refuse(conn, msg.name, str(exc))
             self._release(conn, msg, None)
         except Exception as exc:  # noqa: BLE001 - the server never dies of one frame
-            self.get_logger().error(f'{msg.name} from client {conn} failed: {exc!r}')
+            self.warnings.warn(self._peer(conn), f'{rrap.known(msg.name)} internal error',
+                               f'{msg.name} failed: {exc!r}', self.get_logger().error)
             self.server.send(conn, rrap.error(msg.name, f'internal error: {exc!r}'))
             self._release(conn, msg, None)
 
     def _refuse(self, conn: int, name: str, why: str) -> None:
-        self.get_logger().warning(f'client {conn}: {why}')
+        """One ERROR status per refused frame; the log line is rate-limited per client."""
+        self.warnings.warn(self._peer(conn), rrap.known(name), why, self.get_logger().warning)
         self.server.send(conn, rrap.error(name, why))
 
     def _release(self, conn: int, cmd: rrap.Command, blockid: str | None) -> None:

@@ -17,20 +17,24 @@ Facts (read from the PyPI packages, cited per item; no code copied):
   CONFIGURE-LOSTBLOB; status BLOB (color, posx, posy, size).
 - robobosim/remotelib.py and processors/: port 50505, password REMOTE-SIM; RESET-SIM,
   SIM-LOCATION-SET / SIM-OBJECT-LOCATION-SET (position and rotation are Python dict reprs, as
-  ``str(dict)`` writes them); statuses SIM-LOCATION (id, tx, ty, tz, rx, ry, rz) and
-  SIM-OBJECT-LOCATION (object-id, ...).
+  ``str(dict)`` writes them: ``{}`` or ``{'x': 1.0, 'y': 2, 'z': 3.5}``); statuses SIM-LOCATION
+  (id, tx, ty, tz, rx, ry, rz) and SIM-OBJECT-LOCATION (object-id, ...).
 - The real app (mintforpeople/robobo-app-ios, remote-control and rob-interface pods) encodes
   every status value as a string, ignores frames it cannot decode and commands it has no executor
   for (it only logs them), and checks no password.
+
+Frames are parsed by ``parse_frame`` with bounded work (a size cap, then ``json.loads`` and a
+small parser for robobosim's dict reprs; no ``ast.literal_eval``), in the websocket server's
+thread (robobo_api.ws_server), so the nodes' loops only see parsed commands.
 
 The simulator answers a refused or unknown command with an extra status ``ERROR`` (value:
 ``command``, ``message``); robobopy and robobosim ignore status names they do not know.
 """
 from __future__ import annotations
 
-import ast
 import json
 import math
+import re
 from dataclasses import dataclass, field
 
 ROBOT_PORT_BASE = 40404   # robobopy/remotelib.py: 40404 + 10 * robot_id
@@ -39,6 +43,11 @@ SIM_PORT = 50505          # robobosim/remotelib.py
 SPEED_LIMIT = 100         # robobopy docs: speed factor -100..100; beyond it the API clamps
 INT16 = (-32768, 32767)   # the ROS fields (robobo_msgs MovePanTilt) that carry positions
 MAX_TIME_S = 2_147_483.0  # robobo_msgs MoveWheels time is Int32 milliseconds
+# the largest frame parsed (bytes): robobopy's and robobosim's commands are a few hundred bytes
+# (Message.encode: a name, a few string parameters, an id); larger frames are refused unparsed
+MAX_COMMAND = 1 << 16
+MAX_DICT_REPR = 1024      # a robobosim position/rotation repr ({'x': .., 'y': .., 'z': ..})
+LOCATION_SETS = ('SIM-LOCATION-SET', 'SIM-OBJECT-LOCATION-SET')
 # robobopy/utils/StatusFrequency.py names; periods (s) of the iOS app's StatusManager.swift
 STATUS_PERIODS = {'LOW': 1.0, 'NORMAL': 0.333, 'HIGH': 0.1, 'MAX': 0.01}
 BLOB_COLORS = ('red', 'green', 'blue', 'custom')
@@ -61,10 +70,20 @@ NOT_SIMULATED = {'SET-LEDCOLOR', 'SET-EMOTION', 'PLAY-SOUND', 'PLAY-NOTE', 'TALK
 UNLOCKS = {'MOVE-BLOCKING': 'UNLOCK-MOVE', 'MOVEBY-DEGREES': 'UNLOCK-MOVE',
            'MOVEPAN-BLOCKING': 'UNLOCK-PAN', 'MOVETILT-BLOCKING': 'UNLOCK-TILT',
            'TALK': 'UNLOCK-TALK'}
+# every command name the servers know (served or not): the kinds bad input is counted by
+KNOWN_COMMANDS = frozenset({'MOVE', 'MOVE-BLOCKING', 'MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT',
+                            'MOVETILT-BLOCKING', 'RESET-WHEELS', 'CONFIGURE-BLOBTRACKING',
+                            'SET-SENSOR-FREQUENCY', 'RESET-SIM', *LOCATION_SETS,
+                            *NOT_SIMULATED, *UNLOCKS})
 
 
 class ProtocolError(ValueError):
-    """A frame or command the server refuses; the message says why."""
+    """A frame or command the server refuses; the message says why, ``command`` names the command
+    when the frame got as far as naming one ('?' otherwise)."""
+
+    def __init__(self, message: str, command: str = '?'):
+        super().__init__(message)
+        self.command = command
 
 
 @dataclass(frozen=True)
@@ -107,13 +126,19 @@ def robot_port(robot_id: int) -> int:
     return ROBOT_PORT_BASE + ROBOT_PORT_STEP * int(robot_id)
 
 
-def parse_frame(text: str | bytes) -> Password | Command:
-    """One websocket frame: the password line or a JSON command; ProtocolError otherwise."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode('utf-8')
-        except UnicodeDecodeError:
-            raise ProtocolError('frame is not UTF-8 text') from None
+def parse_frame(raw: str | bytes) -> Password | Command:
+    """One websocket frame: the password line or a JSON command as robobopy's and robobosim's
+    Message.encode write it (robobosim's location dict reprs parsed too); ProtocolError otherwise.
+    Bounded: a frame over MAX_COMMAND bytes is refused before any parsing."""
+    if isinstance(raw, str):
+        raw = raw.encode('utf-8', 'surrogatepass')
+    if len(raw) > MAX_COMMAND:
+        raise ProtocolError(f'frame of {len(raw)} bytes, over the {MAX_COMMAND}-byte limit '
+                            '(RRAP commands are a few hundred bytes); not parsed')
+    try:
+        text = raw.decode('utf-8')
+    except UnicodeDecodeError:
+        raise ProtocolError('frame is not UTF-8 text') from None
     if text.startswith('PASSWORD:'):
         return Password(text[len('PASSWORD:'):].strip())
     try:
@@ -122,10 +147,55 @@ def parse_frame(text: str | bytes) -> Password | Command:
         raise ProtocolError(f'not JSON: {_short(text)}') from None
     if not isinstance(data, dict) or not isinstance(data.get('name'), str):
         raise ProtocolError(f'expected {{"name", "parameters", "id"}}, got {_short(text)}')
-    params = data.get('parameters', {})
+    name, params = data['name'], data.get('parameters', {})
     if not isinstance(params, dict):
-        raise ProtocolError(f"{data['name']}: 'parameters' must be an object")
-    return Command(data['name'], params, str(data.get('id', '')))
+        raise ProtocolError(f"{_short(name)}: 'parameters' must be an object",
+                            name if name in KNOWN_COMMANDS else '?')
+    if name in LOCATION_SETS:
+        params = {k: dict_repr(v, name, k) if k in ('position', 'rotation') and
+                  isinstance(v, str) else v for k, v in params.items()}
+    return Command(name, params, str(data.get('id', '')))
+
+
+def known(name: str) -> str:
+    """``name`` when it is a command this codec knows, else one word for the rest: a bounded set
+    of kinds to count bad input by (robobo_api.repeated_warnings)."""
+    return name if name in KNOWN_COMMANDS else 'unparsed or unknown'
+
+
+# a "'key': number" entry of a Python dict repr, then ',' or '}'; the number is what repr() of an
+# int or a float writes (float() reads it), at most 64 characters
+_DICT_ENTRY = re.compile(r"""\s*(?:'([^'\\]{1,32})'|"([^"\\]{1,32})")\s*:\s*"""
+                         r"""([-+.\w]{1,64})\s*([,}])""")
+
+
+def dict_repr(text: str, command: str, key: str) -> dict:
+    """robobosim's ``str(dict)`` of numbers (``{}``, ``{'x': 1.0, 'y': 2, 'z': -3e-05}``) as a dict
+    of floats, by a linear scan of at most MAX_DICT_REPR characters (no ast.literal_eval)."""
+    def bad() -> ProtocolError:
+        return ProtocolError(f'{command}: {key} must be a dict of x, y, z as robobosim writes it '
+                             f"(e.g. {{'x': 1.0, 'y': 2.0, 'z': 3.0}}), got {_short(text)}",
+                             command)
+    s = text.strip()
+    if len(s) > MAX_DICT_REPR or not s.startswith('{'):
+        raise bad()
+    if s[1:].strip() == '}':
+        return {}
+    out, pos = {}, 1
+    while True:
+        m = _DICT_ENTRY.match(s, pos)
+        if m is None:
+            raise bad()
+        try:
+            out[m.group(1) if m.group(1) is not None else m.group(2)] = float(m.group(3))
+        except ValueError:
+            raise bad() from None
+        pos = m.end()
+        if m.group(4) == '}':
+            break
+    if pos != len(s):
+        raise bad()
+    return out
 
 
 def number(cmd: Command, key: str) -> float:
@@ -138,7 +208,7 @@ def number(cmd: Command, key: str) -> float:
     except (TypeError, ValueError):
         raise ProtocolError(f'{cmd.name}: {key} must be a number, got {_short(raw)}') from None
     if not math.isfinite(value):
-        raise ProtocolError(f'{cmd.name}: {key} must be finite, got {raw!r}')
+        raise ProtocolError(f'{cmd.name}: {key} must be finite, got {_short(repr(raw))}')
     return value
 
 
@@ -146,7 +216,7 @@ def integer(cmd: Command, key: str, lo: int, hi: int) -> int:
     value = number(cmd, key)
     if value != int(value) or not lo <= value <= hi:
         raise ProtocolError(f'{cmd.name}: {key} must be an integer in {lo}..{hi}, got '
-                            f'{cmd.params[key]!r}')
+                            f'{_short(repr(cmd.params[key]))}')
     return int(value)
 
 
@@ -208,12 +278,8 @@ def location(cmd: Command) -> Location:
 
 def _xyz(cmd: Command, key: str) -> dict | None:
     raw = cmd.params.get(key, {})
-    if isinstance(raw, str):
-        try:
-            raw = ast.literal_eval(raw) if raw.strip() else {}
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise ProtocolError(f'{cmd.name}: {key} must be a dict of x, y, z, got '
-                                f'{_short(raw)}') from None
+    if isinstance(raw, str):  # parse_frame has parsed robobosim's; a Command built otherwise
+        raw = dict_repr(raw, cmd.name, key) if raw.strip() else {}
     if not isinstance(raw, dict):
         raise ProtocolError(f'{cmd.name}: {key} must be a dict of x, y, z, got {_short(raw)}')
     if not raw:

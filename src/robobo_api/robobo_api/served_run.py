@@ -29,6 +29,13 @@ def port_free(port: int, host: str = '127.0.0.1') -> bool:
         return True
 
 
+def free_port(host: str = '127.0.0.1') -> int:
+    """A TCP port nobody listens on now (the system's pick), e.g. for robobo_sim_remote.port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
 def free_robot_id(first: int = 1, last: int = 60) -> int:
     """A robobopy robot id whose port (40404 + 10 id) nobody listens on."""
     for robot_id in range(first, last + 1):
@@ -50,7 +57,8 @@ def free_robot_ids(n: int, preferred: tuple[int, ...] = (0, 1, 2), last: int = 6
 
 class ServedRun:
     """``robobo_remote`` with robot ``robot_id``, an optional start ``pose`` (x, y, yaw), the
-    robobosim server only when ``sim_server`` and port 50505 is free (``sim_served`` says).
+    robobosim server only when ``sim_server`` and its port (50505, or ``robobo_sim_remote.port``
+    in ``node_parameters``; ``sim_port``) is free (``sim_served`` says).
     ``robot_id`` may be a list: one id per ``robobo_remote`` node of ``scenario``, in order;
     ``pose`` is the first robot's. ``node_parameters`` ({node name: {param: value}}) overrides
     the scenario's node parameters."""
@@ -64,7 +72,6 @@ class ServedRun:
         sc = load_scenario(scenario)
         if pose is not None:
             sc.robots[0].pose = [pose[0], pose[1], 0.03225, 0.0, 0.0, pose[2]]
-        self.sim_served = sim_server and port_free(SIM_PORT)
         remotes = [n for n in sc.nodes if n.executable == 'robobo_remote']
         ids = [int(robot_id)] * len(remotes) if isinstance(robot_id, int) else list(robot_id)
         if len(ids) != len(remotes) or len(set(ids)) != len(ids):
@@ -74,15 +81,15 @@ class ServedRun:
         for node, node_id in zip(remotes, ids):
             node.parameters['robot_id'] = node_id
         overrides = dict(node_parameters or {})
-        nodes = []
         for node in sc.nodes:
-            if node.executable == 'robobo_sim_remote' and not self.sim_served:
-                continue
             node.parameters.update(overrides.pop(node.name, {}))
-            nodes.append(node)
         if overrides:
             raise ValueError(f'no nodes {sorted(overrides)} in {scenario}')
-        sc.nodes = nodes
+        sims = [n for n in sc.nodes if n.executable == 'robobo_sim_remote']
+        self.sim_port = int(sims[0].parameters.get('port', SIM_PORT)) if sims else SIM_PORT
+        self.sim_served = sim_server and port_free(self.sim_port)
+        sc.nodes = [n for n in sc.nodes
+                    if n.executable != 'robobo_sim_remote' or self.sim_served]
         self.scenario, self.rtf, self.limit_s = sc, real_time_factor, limit_s
         self.run = None
         self.error: BaseException | None = None

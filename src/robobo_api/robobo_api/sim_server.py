@@ -7,6 +7,10 @@ robot's ``api_reset``. Locations are in RoboboSim's Unity frame (robobo_api.sim_
 Robot ids are positions in the ``robots`` list (robobosim: "Incremental, starting by 0"), the
 same ids robobopy uses for the ports. Objects are world models named in ``objects``; static ones
 (the green ball) are reported at their pose in the world file, which cannot change.
+
+Frames are parsed (locations included) by robobo_api.rrap_codec in the socket's thread; bad input
+is answered with an ERROR status each time and logged rate-limited per client, as in
+robobo_api.remote_server.
 """
 from __future__ import annotations
 
@@ -20,8 +24,9 @@ from zoo_runtime.interfaces.std_srvs.srv import Empty
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose
 
 from . import rrap_codec as rrap
+from .repeated_warnings import RepeatedWarnings
 from .sim_frames import from_unity, to_unity
-from .ws_server import CONNECT, MESSAGE, WsServer
+from .ws_server import CONNECT, DISCONNECT, MESSAGE, WsServer
 
 
 class RoboboSimRemote(rclpy.node.Node):
@@ -43,7 +48,9 @@ class RoboboSimRemote(rclpy.node.Node):
         self.reset_srv = self.create_client(Empty, '/sim/reset')
         self.api_resets = [self.create_client(Empty, f'/{r}/api_reset') for r in self.robots]
         self.set_pose = self.create_client(SetModelPose, '/sim/set_pose')
-        self.server = WsServer(p['host'], p['port'], 'robobo_sim_remote')
+        self.peers: dict[int, str] = {}     # connection -> "client 3 (127.0.0.1:53412)"
+        self.warnings = RepeatedWarnings()
+        self.server = WsServer(p['host'], p['port'], 'robobo_sim_remote', parse=rrap.parse_frame)
         self.server.start(hint='RoboboSim or another robozoo run holds it (robobosim has no '
                                'port argument)')
         self.get_logger().info(f'RoboboSim extras on ws://{p["host"]}:{self.server.port} '
@@ -69,30 +76,39 @@ class RoboboSimRemote(rclpy.node.Node):
             self.server.send(conn, rrap.object_location_status(name, *to_unity(*pose)))
 
     def _poll(self) -> None:
-        while True:
-            try:
-                event, conn, text = self.server.inbox.get_nowait()
-            except Exception:  # queue.Empty
-                return
+        """Drain the websocket inbox (parsed frames)."""
+        for event, conn, payload in self.server.take():
             if event == CONNECT:
+                self.peers[conn] = f'client {conn} ({payload})'
                 self._send_locations(conn)
+            elif event == DISCONNECT:
+                self.warnings.forget(self._peer(conn))
+                self.peers.pop(conn, None)
             elif event == MESSAGE:
-                self._on_frame(conn, text)
+                self._on_frame(conn, payload)
+        self.warnings.tick()
 
-    def _on_frame(self, conn: int, text) -> None:
+    def _peer(self, conn: int) -> str:
+        return self.peers.get(conn, f'client {conn}')
+
+    def _on_frame(self, conn: int, msg: rrap.Password | rrap.Command | Exception) -> None:
+        if isinstance(msg, Exception):  # refused by the parser in the socket's thread
+            self._refuse(conn, str(msg), getattr(msg, 'command', '?'))
+            return
+        if isinstance(msg, rrap.Password):
+            return
         try:
-            msg = rrap.parse_frame(text)
-            if isinstance(msg, rrap.Password):
-                return
             self._dispatch(conn, msg)
         except rrap.ProtocolError as exc:
-            self._refuse(conn, str(exc))
+            self._refuse(conn, str(exc), msg.name)
         except Exception as exc:  # noqa: BLE001 - the server never dies of one frame
-            self.get_logger().error(f'frame from client {conn} failed: {exc!r}')
-            self._refuse(conn, f'internal error: {exc!r}')
+            self.warnings.warn(self._peer(conn), f'{rrap.known(msg.name)} internal error',
+                               f'{msg.name} failed: {exc!r}', self.get_logger().error)
+            self.server.send(conn, rrap.error(msg.name, f'internal error: {exc!r}'))
 
     def _refuse(self, conn: int, why: str, name: str = '?') -> None:
-        self.get_logger().warning(f'client {conn}: {why}')
+        """One ERROR status per refused frame; the log line is rate-limited per client."""
+        self.warnings.warn(self._peer(conn), rrap.known(name), why, self.get_logger().warning)
         self.server.send(conn, rrap.error(name, why))
 
     def _dispatch(self, conn: int, cmd: rrap.Command) -> None:

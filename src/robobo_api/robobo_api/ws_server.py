@@ -1,6 +1,13 @@
-"""A websocket server in its own thread (asyncio + ``websockets``), for the protocol servers: text
-frames in go to a thread-safe inbox the node drains on its own (sim-time) timer; frames out are
-queued from any thread. No ROS here.
+"""A websocket server in its own thread (asyncio + ``websockets``), for the protocol servers:
+frames in are parsed in this thread by the node's ``parse`` (bounded: robobo_api.rrap_codec caps
+the size first) and go, parsed, to a thread-safe inbox the node drains on its own (sim-time)
+timer; frames out are queued from any thread. No ROS here.
+
+Inbox items: ``(CONNECT, conn_id, peer)`` with peer "host:port", ``(MESSAGE, conn_id, parsed)``
+where parsed is what ``parse`` returned or the exception it raised (a frame over MAX_FRAME, which
+websockets refuses by closing the connection, comes as FrameTooBig), ``(DISCONNECT, conn_id,
+peer)``. While the inbox holds INBOX_HIGH items the connections are not read (TCP pushes back on
+a client that floods).
 
 The server survives its clients: a frame that is not text, a handler error or a client that
 vanishes mid-send only ends that connection (or nothing), never the server.
@@ -11,12 +18,19 @@ import asyncio
 import itertools
 import queue
 import threading
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 
 CONNECT, MESSAGE, DISCONNECT = 'connect', 'message', 'disconnect'
-MAX_FRAME = 1 << 20  # bytes; robobopy's largest frames are a few hundred bytes
+# bytes; websockets closes a connection that sends a larger frame (without reading it). The
+# protocol's own cap (rrap_codec.MAX_COMMAND) is lower: those frames are refused, the connection
+# kept
+MAX_FRAME = 1 << 20
+INBOX_HIGH = 2000    # items; reading pauses above it until the node has drained
+TAKE_MAX = 500       # items one take() returns: a flood cannot hold the node's loop
 # robobopy's and robobosim's Remote.wsStartup (PyPI robobopy 1.x remotelib.py) start the socket
 # thread and only then set CONNECTING, waiting for on_open's CONNECTED: an on_open that runs first
 # is overwritten and connect() waits forever on an open connection. The real app answers over
@@ -29,10 +43,25 @@ async def _hold_handshake(connection, request) -> None:
     await asyncio.sleep(HANDSHAKE_HOLD_S)
 
 
+class FrameTooBig(ValueError):
+    """A frame over MAX_FRAME: websockets closed the connection (the message names the size)."""
+
+
+def _peer(ws: ServerConnection) -> str:
+    addr = ws.remote_address
+    if isinstance(addr, tuple) and len(addr) >= 2:
+        return f'{addr[0]}:{addr[1]}'
+    return str(addr)
+
+
 class WsServer:
-    def __init__(self, host: str, port: int, name: str = 'ws'):
+    def __init__(self, host: str, port: int, name: str = 'ws',
+                 parse: Callable[[bytes], object] = bytes):
+        """``parse`` turns a frame's bytes (text or binary frame, not decoded) into what the node
+        handles; it runs in the server's thread and must be bounded."""
         self.host, self.port, self.name = host, int(port), name
-        self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # (event, conn_id, text)
+        self.parse = parse
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # (event, conn_id, payload)
         self._conns: dict[int, ServerConnection] = {}
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -61,6 +90,17 @@ class WsServer:
                 loop.call_soon_threadsafe(self._send_now, conn_id, text)
             except RuntimeError:  # the loop closed meanwhile
                 pass
+
+    def take(self, limit: int = TAKE_MAX) -> list[tuple[str, int, object]]:
+        """Up to ``limit`` inbox items, oldest first (the node's poll; the rest wait for the
+        next one)."""
+        items = []
+        for _ in range(limit):
+            try:
+                items.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        return items
 
     @property
     def connections(self) -> list[int]:
@@ -96,17 +136,26 @@ class WsServer:
             await self._stop.wait()
 
     async def _handle(self, ws: ServerConnection) -> None:
-        conn_id = next(self._ids)
+        conn_id, peer = next(self._ids), _peer(ws)
         self._conns[conn_id] = ws
-        self.inbox.put((CONNECT, conn_id, ''))
+        self.inbox.put((CONNECT, conn_id, peer))
         try:
-            async for frame in ws:
-                self.inbox.put((MESSAGE, conn_id, frame))
-        except ConnectionClosed:
-            pass
+            while True:
+                while self.inbox.qsize() > INBOX_HIGH:
+                    await asyncio.sleep(0.01)
+                frame = await ws.recv(decode=False)
+                try:
+                    parsed = self.parse(frame)
+                except Exception as exc:  # noqa: BLE001 - refused: the node says why
+                    parsed = exc
+                self.inbox.put((MESSAGE, conn_id, parsed))
+        except ConnectionClosed as exc:
+            if exc.sent is not None and exc.sent.code == CloseCode.MESSAGE_TOO_BIG:
+                self.inbox.put((MESSAGE, conn_id, FrameTooBig(
+                    f'{exc.sent.reason or "frame too big"} (websocket limit); connection closed')))
         finally:
             self._conns.pop(conn_id, None)
-            self.inbox.put((DISCONNECT, conn_id, ''))
+            self.inbox.put((DISCONNECT, conn_id, peer))
 
     def _send_now(self, conn_id: int | None, text: str) -> None:
         targets = self._conns.values() if conn_id is None else \

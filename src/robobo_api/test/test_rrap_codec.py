@@ -96,3 +96,40 @@ def test_global_test_decisions():
     steer = brain.step(0.3, floor, (60, 50, 2000))
     assert steer.lspeed > steer.rspeed > 0                              # blob right: bear right
     assert brain.step(0.4, floor, (50, 50, STOP_SIZE)).kind == 'stop' and brain.done
+
+
+def test_frames_over_the_size_cap_are_refused_unparsed_with_their_size():
+    big = json.dumps({'name': 'MOVE', 'parameters': {'lspeed': '1' * rrap.MAX_COMMAND}})
+    with pytest.raises(rrap.ProtocolError, match=f'{len(big)} bytes') as refused:
+        rrap.parse_frame(big.encode())
+    assert str(rrap.MAX_COMMAND) in str(refused.value)
+    assert rrap.parse_frame(json.dumps({'name': 'MOVE', 'parameters': {}}).encode()).name == 'MOVE'
+
+
+def test_robobosim_locations_are_parsed_in_the_frame_as_robobosim_writes_them():
+    """robobosim's Message.encode writes ``str(dict)`` into a JSON string: parsed (no
+    ast.literal_eval) when the frame is, so the node's loop gets dicts."""
+    for written in ({'x': 1.5, 'y': -2, 'z': 3e-05}, {'x': 10 ** 20, 'y': 0.0, 'z': -0.0}, {}):
+        frame = ('{"name":"SIM-LOCATION-SET","parameters":{"id":"0","position":"'
+                 + str(written) + '","rotation":"{}"}, "id":"4"}')
+        c = rrap.parse_frame(frame.encode())
+        assert c.params['position'] == written and c.params['rotation'] == {}
+    for bad in ("{'x': [1, 1], 'y': 0, 'z': 0}", "{'x': (1)}", "__import__('os')", "{'x': 1,}",
+                "{'x': 1} junk", "{'x': 1 'y': 2}", "{'x': " + '1' * 100 + '}',
+                "{'x': [" + '1, ' * 10000 + ']}'):
+        frame = json.dumps({'name': 'SIM-OBJECT-LOCATION-SET',
+                            'parameters': {'object-id': 'ball', 'position': bad}})
+        with pytest.raises(rrap.ProtocolError, match='position must be a dict') as refused:
+            rrap.parse_frame(frame)
+        assert refused.value.command == 'SIM-OBJECT-LOCATION-SET'
+
+
+def test_refusals_quote_at_most_80_characters_of_what_came():
+    for params, says in (({'lspeed': '1' * 5000, 'rspeed': 1, 'time': 1}, 'finite'),
+                         ({'lspeed': 1, 'rspeed': 1, 'time': 'x' * 5000}, 'number')):
+        with pytest.raises(rrap.ProtocolError, match=says) as refused:
+            rrap.wheels(cmd('MOVE', **params))
+        assert len(str(refused.value)) < 150
+    with pytest.raises(rrap.ProtocolError, match='integer') as refused:
+        rrap.axis(cmd('MOVEPAN', pos='1.5' + '0' * 5000, speed='10'))
+    assert len(str(refused.value)) < 150

@@ -1,10 +1,13 @@
 """The endpoint core: motor semantics (servo, PosStopF/VelStopF, damping), the steady-clock
-watchdog (a fake clock), the index maps and the sport-mode subset."""
+watchdog (a fake clock) and its refusal of values that would switch it off, the index maps and
+the sport-mode subset."""
 from __future__ import annotations
 
+import math
 import socket
 
 import numpy as np
+import pytest
 
 from unitree_udp.constants import MODE_DAMPING, MODE_SERVO, POS_STOP_F, VEL_STOP_F
 from unitree_udp.endpoint import UdpEndpoint, targets_from_low_cmd
@@ -55,6 +58,12 @@ def test_watchdog_on_a_steady_clock():
     finally:
         tx.close()
         ep.close()
+
+
+@pytest.mark.parametrize('value', [0.0, -1.0, math.nan, math.inf, -math.inf])
+def test_a_watchdog_that_would_never_trip_is_refused(value):
+    with pytest.raises(ValueError, match=r'watchdog_s = .*: expected a finite number of seconds'):
+        UdpEndpoint('127.0.0.1', 0, watchdog_s=value)
 
 
 def test_sport_mode_stands_and_says_what_it_cannot_do():

@@ -7,12 +7,14 @@ Motor semantics (SDK order): mode 0x0A (servo) applies tau = Kp (q - q_m) + Kd (
 q at PosStopF (>= 1e9; the SDK's Python example uses 1e9) turns the position term off, dq at
 VelStopF (>= 16000) the velocity term. Any other mode (0x00 damping, 0x08 overheat, unknown) is
 damping with ``damping_kd``. The command watchdog (steady
-clock, ``watchdog_s``) puts every motor in damping when commands stop.
+clock, ``watchdog_s``: finite and > 0, there is no "off") puts every motor in damping when
+commands stop.
 """
 from __future__ import annotations
 
 import collections
 import dataclasses
+import math
 import socket
 import time
 from typing import Callable
@@ -97,6 +99,7 @@ class UdpEndpoint:
                  clock: Callable[[], float] = time.monotonic):
         if level not in ('low', 'high'):
             raise ValueError(f"level: expected 'low' or 'high', got {level!r}")
+        check_watchdog_s(watchdog_s)
         self.level = level
         self.watchdog_s = watchdog_s
         self.clock = clock
@@ -158,7 +161,7 @@ class UdpEndpoint:
 
     def silent(self) -> bool:
         """The watchdog: True (and counted once per silence) when commands stopped."""
-        if self.last_command_at is None or self.watchdog_s <= 0:
+        if self.last_command_at is None:
             return False
         if self.clock() - self.last_command_at > self.watchdog_s:
             if not self.watchdog_tripped:
@@ -181,3 +184,11 @@ class UdpEndpoint:
     def stamp(self) -> int:
         """The send stamp for a state's reserve word (same-host one-way latency)."""
         return int(self.clock() * 1e6) & 0xFFFFFFFF
+
+
+def check_watchdog_s(value: float) -> None:
+    """A watchdog time that trips: NaN, infinity, 0 or less would switch it off without a word
+    (the robot would keep executing the last command)."""
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f'watchdog_s = {value}: expected a finite number of seconds > 0 (no '
+                         'command for that long puts every motor in damping; there is no off)')

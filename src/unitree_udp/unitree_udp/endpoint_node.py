@@ -21,7 +21,8 @@ from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand, LinkContacts
 
 from .constants import HIGH_PORT, LOW_PORT, MODE_DAMPING, N_LEG_MOTORS
-from .endpoint import MotorTargets, UdpEndpoint, damping, targets_from_low_cmd
+from .endpoint import (MotorTargets, UdpEndpoint, check_watchdog_s, damping,
+                       targets_from_low_cmd)
 from .high_level import encode_high_state
 from .joint_map import JointMap
 from .low_level import encode_low_state
@@ -62,6 +63,10 @@ class Go1UdpEndpoint(Node):
                              f'{sorted(MODELS)}')
         if not poll > 0:
             raise ValueError(f'go1_udp_endpoint: parameter poll_period = {poll}: expected > 0')
+        try:
+            check_watchdog_s(watchdog_s)
+        except ValueError as exc:
+            raise ValueError(f'{self.get_name()}: parameter {exc}') from None
         self.header = Header(sn=make_sn(4, MODELS[model], (1, 1, 1, 1)),
                              version=make_version(hardware, firmware))
         port = port or (LOW_PORT if self.level == 'low' else HIGH_PORT)

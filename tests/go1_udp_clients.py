@@ -36,7 +36,8 @@ def free_port() -> int:
 @contextlib.contextmanager
 def robozoo_run(scenario: str, out: Path, sets: list[str], duration: float = 120):
     """Our side embedded: ``bin/robozoo run <scenario>`` paced at real time; Ctrl-C at the end
-    (robozoo run then writes ``out/summary.json``)."""
+    (robozoo run then writes ``out/summary.json``; its (stdout, stderr) are then
+    ``proc.outputs``)."""
     args = [str(WS / 'bin' / 'robozoo'), 'run', scenario, '--quiet', '--output', str(out),
             '--duration', str(duration)]
     for s in sets:
@@ -47,7 +48,7 @@ def robozoo_run(scenario: str, out: Path, sets: list[str], duration: float = 120
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)
-            proc.communicate(timeout=60)
+            proc.outputs = proc.communicate(timeout=60)
 
 
 def wait_for_robot(port: int, timeout_s: float = 30.0) -> None:

@@ -1,29 +1,35 @@
 """The simulated Go1's UDP side, without ROS: a socket where the robot listens (the MCU's
 192.168.123.10:8007 for low level, the sport controller's .161:8082 for high level; 127.0.0.1 in
-tests), decoding commands, counting and dropping bad datagrams, turning the latest command into
-per-motor PD targets, and encoding the state for the last client.
+tests), decoding commands, counting, logging (rate-limited) and dropping bad datagrams, turning
+the latest command into per-motor PD targets, and encoding the state for the last client.
+
+Clients: like a real Go1, the robot takes commands from anyone who reaches its port and answers
+the last sender of a valid command; a change of sender is logged (rate-limited: the first in
+full, then a count per period) and counted in ``client_changes``.
 
 Motor semantics (SDK order): mode 0x0A (servo) applies tau = Kp (q - q_m) + Kd (dq - dq_m) + tau;
 q at PosStopF (>= 1e9; the SDK's Python example uses 1e9) turns the position term off, dq at
 VelStopF (>= 16000) the velocity term. Any other mode (0x00 damping, 0x08 overheat, unknown) is
 damping with ``damping_kd``. The command watchdog (steady
-clock, ``watchdog_s``) puts every motor in damping when commands stop.
+clock, ``watchdog_s``: finite and > 0, there is no "off") puts every motor in damping when
+commands stop.
 """
 from __future__ import annotations
 
 import collections
 import dataclasses
+import math
 import socket
 import time
 from typing import Callable
 
 import numpy as np
 
-from .constants import (HIGH_CMD_LENGTH, LOW_CMD_LENGTH, MODE_DAMPING, MODE_SERVO, N_LEG_MOTORS,
-                        STOP_DQ_MIN, STOP_Q_MIN)
+from .constants import MODE_DAMPING, MODE_SERVO, N_LEG_MOTORS, STOP_DQ_MIN, STOP_Q_MIN
 from .high_level import HighCmd, decode_high_cmd
 from .low_level import LowCmd, decode_low_cmd
 from .packet import DecodeError
+from .ratelimit import PERIOD_S, RateLimitedLog
 
 MAX_DATAGRAM = 2048
 STAMP_WINDOW_US = 1_000_000  # a reserve word within 1 s of now is a same-host send stamp
@@ -78,6 +84,7 @@ class EndpointStats:
     sent: int = 0
     send_errors: int = 0
     watchdog_trips: int = 0
+    client_changes: int = 0       # a valid command from another peer than the last one
     latency_us: collections.deque = dataclasses.field(
         default_factory=lambda: collections.deque(maxlen=20000))
 
@@ -94,13 +101,15 @@ class UdpEndpoint:
     """One robot port. ``level``: 'low' takes LowCmd (614 B), 'high' takes HighCmd (129 B)."""
 
     def __init__(self, host: str, port: int, level: str = 'low', watchdog_s: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, log_period_s: float = PERIOD_S):
         if level not in ('low', 'high'):
             raise ValueError(f"level: expected 'low' or 'high', got {level!r}")
+        check_watchdog_s(watchdog_s)
         self.level = level
         self.watchdog_s = watchdog_s
         self.clock = clock
         self.stats = EndpointStats()
+        self.log = RateLimitedLog(log_period_s, clock)   # lines for the owner's logger
         self.client: tuple[str, int] | None = None
         self.command: LowCmd | HighCmd | None = None
         self.last_command_at: float | None = None
@@ -125,27 +134,30 @@ class UdpEndpoint:
             except OSError:  # ICMP port unreachable of an earlier send, and the like
                 continue
             self.stats.received += 1
-            cmd = self._decode(data)
+            cmd = self._decode(data, addr)
             if cmd is None:
                 continue
             self.stats.accepted += 1
+            if self.client is not None and addr != self.client:
+                self.stats.client_changes += 1
+                self.log.event('client changed', f'from {_peer(self.client)} to {_peer(addr)} '
+                               '(states go to the last sender)')
             self.command, self.client, new = cmd, addr, True
             now = self.clock()
             self.last_command_at = now
             self._stamp_latency(cmd.reserve, now)
         if new:
             self.watchdog_tripped = False
+        self.log.tick()
         return new
 
-    def _decode(self, data: bytes) -> LowCmd | HighCmd | None:
-        length = LOW_CMD_LENGTH if self.level == 'low' else HIGH_CMD_LENGTH
+    def _decode(self, data: bytes, addr: tuple[str, int]) -> LowCmd | HighCmd | None:
         try:
-            if len(data) != length:
-                raise DecodeError('length', '')
             cmd, kind = (decode_low_cmd if self.level == 'low' else decode_high_cmd)(data)
         except DecodeError as exc:
             setattr(self.stats, f'{exc.kind}_errors', getattr(self.stats, f'{exc.kind}_errors')
                     + 1)
+            self.log.event(f'dropped datagram ({exc.kind})', f'from {_peer(addr)}: {exc}')
             return None
         if kind == 'encrypted':
             self.stats.encrypted_crc += 1
@@ -158,7 +170,7 @@ class UdpEndpoint:
 
     def silent(self) -> bool:
         """The watchdog: True (and counted once per silence) when commands stopped."""
-        if self.last_command_at is None or self.watchdog_s <= 0:
+        if self.last_command_at is None:
             return False
         if self.clock() - self.last_command_at > self.watchdog_s:
             if not self.watchdog_tripped:
@@ -181,3 +193,15 @@ class UdpEndpoint:
     def stamp(self) -> int:
         """The send stamp for a state's reserve word (same-host one-way latency)."""
         return int(self.clock() * 1e6) & 0xFFFFFFFF
+
+
+def check_watchdog_s(value: float) -> None:
+    """A watchdog time that trips: NaN, infinity, 0 or less would switch it off without a word
+    (the robot would keep executing the last command)."""
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f'watchdog_s = {value}: expected a finite number of seconds > 0 (no '
+                         'command for that long puts every motor in damping; there is no off)')
+
+
+def _peer(addr: tuple[str, int]) -> str:
+    return f'{addr[0]}:{addr[1]}'

@@ -7,6 +7,10 @@ polled every ``poll_period`` s of sim time (default: the 0.5 ms physics step); a
 the last client on every joint_states message, so the scenario sets the simulator's
 ``joint_states_rate`` to 500 Hz: the robot answers at 500 Hz of sim time.
 
+Clients: the robot answers the last sender of a valid command (a real Go1 does); a change of
+sender and every dropped datagram are logged, rate-limited (the first in full with peer and
+reason, then one count line per 5 s, and what is still counted at shutdown).
+
 Time: the SDK sends on wall time, so ``go1_udp_endpoint`` runs paced at real time
 (real_time_factor 1); sim time then tracks wall time, and the watchdog runs on the steady clock.
 """
@@ -21,7 +25,8 @@ from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand, LinkContacts
 
 from .constants import HIGH_PORT, LOW_PORT, MODE_DAMPING, N_LEG_MOTORS
-from .endpoint import MotorTargets, UdpEndpoint, damping, targets_from_low_cmd
+from .endpoint import (MotorTargets, UdpEndpoint, check_watchdog_s, damping,
+                       targets_from_low_cmd)
 from .high_level import encode_high_state
 from .joint_map import JointMap
 from .low_level import encode_low_state
@@ -62,6 +67,10 @@ class Go1UdpEndpoint(Node):
                              f'{sorted(MODELS)}')
         if not poll > 0:
             raise ValueError(f'go1_udp_endpoint: parameter poll_period = {poll}: expected > 0')
+        try:
+            check_watchdog_s(watchdog_s)
+        except ValueError as exc:
+            raise ValueError(f'{self.get_name()}: parameter {exc}') from None
         self.header = Header(sn=make_sn(4, MODELS[model], (1, 1, 1, 1)),
                              version=make_version(hardware, firmware))
         port = port or (LOW_PORT if self.level == 'low' else HIGH_PORT)
@@ -87,6 +96,7 @@ class Go1UdpEndpoint(Node):
     # -- commands in ------------------------------------------------------------------------------
     def _poll(self) -> None:
         new = self.core.poll()
+        self._log_events()
         if self.map is None or self.snapshot is None or self.core.command is None:
             return  # before the first command the simulator's own motors hold the robot
         if self.core.silent():
@@ -146,6 +156,10 @@ class Go1UdpEndpoint(Node):
             self.snapshot.base_vel = (v.x, v.y, v.z)
             self.snapshot.yaw_speed = msg.twist.twist.angular.z
 
+    def _log_events(self) -> None:
+        for line in self.core.log.drain():
+            self.get_logger().warning(line)
+
     # -- results ----------------------------------------------------------------------------------
     def robozoo_metrics(self) -> dict:
         out = self.core.stats.as_dict()
@@ -153,6 +167,8 @@ class Go1UdpEndpoint(Node):
         return out
 
     def destroy_node(self) -> None:
+        self.core.log.flush()
+        self._log_events()
         self.core.close()
         super().destroy_node()
 

@@ -1,9 +1,11 @@
 """The bridge core against a scripted robot on 127.0.0.1: pre-flight (answers, right mode,
 firmware), the steady-clock watchdog (fake clock), CRC errors counted and dropped, out-of-range
-commands clamped on the wire, power protection."""
+commands clamped on the wire, power protection; the bind address and state taken only from the
+robot (a stranger's datagrams counted and logged, rate-limited)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import socket
 
 import numpy as np
@@ -128,7 +130,7 @@ def test_watchdog_damps_a_silent_stream_and_resumes(robot):
     assert robot.take().motor_cmd[0].kp == 30
 
 
-def test_crc_errors_are_counted_and_dropped(robot):
+def test_crc_errors_are_counted_logged_and_dropped(robot):
     now = [0.0]
     core = make(robot, now)
     start(core, robot)
@@ -142,6 +144,7 @@ def test_crc_errors_are_counted_and_dropped(robot):
         if got is not None:
             break
     assert got.tick == 8 and core.stats.crc_errors == 1
+    assert core.log.drain() == ['dropped datagram (crc) from the robot: LowState: CRC mismatch']
 
 
 def test_out_of_range_commands_are_clamped_on_the_wire(robot):
@@ -177,3 +180,67 @@ def test_power_protection_damps_and_latches(robot):
     core.cycle()
     assert robot.take().motor_cmd[0].kp == 0 and core.safety.power_tripped
     assert any('power protection' in m for m in core.messages)
+
+
+def test_the_bridge_binds_the_address_it_reaches_the_robot_from(robot):
+    now = [0.0]
+    core = make(robot, now)                       # local_ip '': the route's source address
+    assert core.sock.getsockname()[0] == '127.0.0.1'
+    core.close()
+    core = make(robot, now, local_ip='127.0.0.1')
+    assert core.sock.getsockname()[0] == '127.0.0.1'
+    core.close()
+
+
+def test_a_local_address_that_is_not_this_machines_is_refused_in_one_line(robot):
+    with pytest.raises(ValueError, match=r'^local_ip 192\.0\.2\.1: cannot bind'):
+        make(robot, [0.0], local_ip='192.0.2.1')  # TEST-NET-1: no host has it
+
+
+@pytest.mark.parametrize('field', ['watchdog_s', 'preflight_timeout_s'])
+@pytest.mark.parametrize('value', [0.0, -1.0, math.nan, math.inf])
+def test_times_that_would_never_trip_are_refused(robot, field, value):
+    with pytest.raises(ValueError, match=rf'^{field} = .*expected a finite number of seconds > 0'):
+        make(robot, [0.0], **{field: value})
+
+
+def hot_state() -> LowState:
+    hot = go1_state()
+    for m in hot.motor_state[:12]:
+        m.tau_est, m.dq = 20.0, 20.0        # 12 x 400 W: over every power level
+    return hot
+
+
+def test_state_is_taken_only_from_the_robot_and_strangers_are_logged_then_counted(robot):
+    now = [0.0]
+    core = make(robot, now, safety=SafetyConfig(power_level=10))
+    stranger = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        stranger.bind(('127.0.0.1', 0))
+        peer = '127.0.0.1:%d' % stranger.getsockname()[1]
+        bridge = core.sock.getsockname()
+        core.cycle()
+        robot.take()
+        stranger.sendto(encode_high_state(HighState()), bridge)   # would fail the pre-flight
+        assert core.receive() is None and core.state == 'preflight'
+        assert core.log.drain() == [
+            f'dropped datagram from {peer} (1087 B): state is taken only from the robot at '
+            f'127.0.0.1:{robot.port}']
+        start(core, robot)
+        core.set_command(URDF, *(np.zeros(12),) * 2, np.zeros(12), np.full(12, 30.0),
+                         np.ones(12))
+        for _ in range(50):
+            stranger.sendto(encode_low_state(hot_state()), bridge)
+            assert core.receive() is None
+        core.cycle()
+        assert robot.take().motor_cmd[0].kp == 30 and not core.safety.power_tripped
+        assert core.stats.foreign_datagrams == 51 and core.stats.states == 1
+        assert core.log.drain() == []                # counted, not said again within 5 s
+        now[0] += 5.0
+        core.receive()
+        lines = core.log.drain()
+        assert lines == [f'dropped datagram: 50 more in the last 5.0 s (51 in all), the last from '
+                         f'{peer} (807 B): state is taken only from the robot at '
+                         f'127.0.0.1:{robot.port}'], lines
+    finally:
+        stranger.close()

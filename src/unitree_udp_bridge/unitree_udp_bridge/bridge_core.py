@@ -7,11 +7,19 @@ checks), ``running``, ``failed`` (nothing more is sent). While running the bridg
 until the first joint command, then the latest command through :class:`Safety`; damping again
 when commands stop for ``watchdog_s`` (resumes with the next command) or when the power
 protection trips (latched).
+
+The socket: bound to ``local_ip`` ('' = the address this machine sends to ``robot_ip`` from:
+127.0.0.1 for a robot on loopback, its 192.168.123.x address for a wired Go1; never the
+wildcard), and state is taken only from ``robot_ip``:``robot_port``. A datagram from any other
+peer is dropped, counted (``foreign_datagrams``) and logged, rate-limited (the first in full
+naming the peer, then a count per period): another program on the machine must not feed the
+safety layer (forged LowStates latched the power protection).
 """
 from __future__ import annotations
 
 import collections
 import dataclasses
+import math
 import socket
 import time
 from typing import Callable, Sequence
@@ -22,11 +30,16 @@ from unitree_udp.constants import LOW_STATE_LENGTH, MODE_SERVO, N_LEG_MOTORS
 from unitree_udp.joint_map import JointMap
 from unitree_udp.low_level import LowCmd, LowState, MotorCmd, decode_low_state, encode_low_cmd
 from unitree_udp.packet import DecodeError
+from unitree_udp.ratelimit import RateLimitedLog
 
 from .preflight import MIN_FIRMWARE, PreflightError, check_state, no_answer, notes, wrong_size
 from .safety import Command, Safety, SafetyConfig
 
 STAMP_WINDOW_US = 1_000_000
+# Room for the robot's states while other peers flood the port (their datagrams are dropped only
+# once read): 1 MiB asked (Linux doubles it, capped by net.core.rmem_max), ~900 datagrams of
+# 807 B; the default 208 KiB lost 12 of 4500 states to 3.6 kHz of forged ones.
+RECEIVE_BUFFER = 1 << 20
 
 
 @dataclasses.dataclass
@@ -34,6 +47,7 @@ class BridgeConfig:
     joints: Sequence[str]                   # the ROS side's joint names (any order)
     robot_ip: str = '192.168.123.10'
     robot_port: int = 8007
+    local_ip: str = ''                      # '': the address this machine reaches robot_ip from
     local_port: int = 0                     # 0: any
     watchdog_s: float = 0.1
     preflight_timeout_s: float = 1.0
@@ -50,6 +64,7 @@ class BridgeStats:
     crc_errors: int = 0
     length_errors: int = 0
     head_errors: int = 0
+    foreign_datagrams: int = 0              # from another peer than the robot: dropped
     watchdog_trips: int = 0
     damping_cycles: int = 0
     latency_us: collections.deque = dataclasses.field(
@@ -58,8 +73,13 @@ class BridgeStats:
 
 class BridgeCore:
     def __init__(self, config: BridgeConfig, clock: Callable[[], float] = time.monotonic):
+        for name in ('watchdog_s', 'preflight_timeout_s'):
+            value = getattr(config, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f'{name} = {value}: expected a finite number of seconds > 0')
         self.config = config
         self.clock = clock
+        self.log = RateLimitedLog(clock=clock)  # rate-limited lines for the node's log
         self.map = JointMap(config.joints)
         self.safety = Safety(config.safety)
         self.stats = BridgeStats()
@@ -71,10 +91,22 @@ class BridgeCore:
         self.watchdog_tripped = False
         self.last_state: LowState | None = None
         self.last_sent: Command | None = None
-        self.target = (config.robot_ip, config.robot_port)
+        self.target = (_resolve(config.robot_ip), config.robot_port)
+        local = config.local_ip or source_address(self.target)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(('', config.local_port))
+        try:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+        except OSError:
+            pass                                # the default buffer: still correct, less room
+        try:
+            self.sock.bind((local, config.local_port))
+        except OSError as exc:
+            self.sock.close()
+            raise ValueError(f'local_ip {local}: cannot bind port {config.local_port} there '
+                             f'({exc.strerror or exc}): expected an address of this machine (on '
+                             'the robot\'s network)') from None
         self.sock.setblocking(False)
+        self.address = self.sock.getsockname()
         self.started_at: float | None = None    # the first cycle (not construction: a lockstep
         self._power_said = False                # run builds every node before it starts)
 
@@ -103,7 +135,7 @@ class BridgeCore:
                 self.started_at = self.clock()
             if self.clock() - self.started_at > self.config.preflight_timeout_s:
                 self._fail(no_answer(self.target, self.config.preflight_timeout_s,
-                                     self.stats.received))
+                                     self.stats.received, self.stats.foreign_datagrams))
                 return None
             return self._send(LowCmd())     # the SDK's InitCmdData: every loop off
         cmd = self._choose()
@@ -154,10 +186,16 @@ class BridgeCore:
         newest = None
         while True:
             try:
-                data = self.sock.recv(2048)
+                data, peer = self.sock.recvfrom(2048)
             except (BlockingIOError, InterruptedError):
                 break
             except OSError:   # ICMP port unreachable: the robot is not (yet) there
+                continue
+            if peer != self.target:
+                self.stats.foreign_datagrams += 1
+                self.log.event('dropped datagram', f'from {peer[0]}:{peer[1]} ({len(data)} B): '
+                               'state is taken only from the robot at '
+                               f'{self.target[0]}:{self.target[1]}')
                 continue
             self.stats.received += 1
             if self.state == 'preflight' and len(data) != LOW_STATE_LENGTH:
@@ -168,8 +206,10 @@ class BridgeCore:
             except DecodeError as exc:
                 field = f'{exc.kind}_errors'
                 setattr(self.stats, field, getattr(self.stats, field) + 1)
+                self.log.event(f'dropped datagram ({exc.kind})', f'from the robot: {exc}')
                 continue
             newest = state
+        self.log.tick()
         if newest is None or self.state == 'failed':
             return None
         if self.state == 'preflight':
@@ -212,3 +252,23 @@ class BridgeCore:
             out.update(state_latency_us_median=float(np.median(a)),
                        state_latency_us_p99=float(np.percentile(a, 99)))
         return out
+
+
+def _resolve(host: str) -> str:
+    try:
+        return socket.gethostbyname(host)
+    except OSError as exc:
+        raise ValueError(f'robot_ip {host!r}: not an address ({exc})') from None
+
+
+def source_address(target: tuple[str, int]) -> str:
+    """The address this machine sends to ``target`` from (the route's source; no packet sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(target)
+        except OSError as exc:
+            why = exc.strerror or exc
+            raise ValueError(f'local_ip: no route to the robot at {target[0]} ({why}): give '
+                             'local_ip, this machine\'s address on the robot\'s network (a '
+                             'wired Go1: 192.168.123.x)') from None
+        return s.getsockname()[0]

@@ -10,6 +10,12 @@ Timing: a command goes out as soon as it arrives (the tracker's 500 Hz stream), 
 Hz otherwise (damping before the first command, after the watchdog, after power protection);
 the socket is read every ``poll_period`` s (the physics step), so a state reaches the ROS side in
 the step it arrives.
+
+UDP: the socket is bound to ``local_ip`` ('' = the address this machine reaches ``robot_ip``
+from, never the wildcard) and ``local_port`` (0: any); state is taken only from
+``robot_ip``:``robot_port``. Datagrams from other peers are dropped, counted
+(``foreign_datagrams``) and logged, rate-limited (the first in full, then one count line per
+5 s, and what is still counted at shutdown).
 """
 from __future__ import annotations
 
@@ -46,6 +52,7 @@ class Go1UdpBridge(Node):
         cfg = BridgeConfig(
             joints=list(d('joint_names', URDF_ORDER).value), robot_ip=ip,
             robot_port=int(d('robot_port', 8007).value),
+            local_ip=d('local_ip', '').value,
             local_port=int(d('local_port', 0).value),
             watchdog_s=float(d('watchdog_s', 0.1).value),
             preflight_timeout_s=float(d('preflight_timeout_s', 1.0).value),
@@ -72,8 +79,10 @@ class Go1UdpBridge(Node):
             self.odom_pub = self.create_publisher(Odometry, f'{ns}/odometry/ground_truth', 10)
             self.create_subscription(Odometry, odometry_in, self.odom_pub.publish, 10)
         self.create_timer(poll, self._poll)
-        self.get_logger().info(f'Go1 UDP bridge: {ip}:{cfg.robot_port}, topics under {ns}, '
-                               f'power level {safety.power_level}, watchdog {cfg.watchdog_s:g} s')
+        local, robot = self.core.address, self.core.target
+        self.get_logger().info(f'Go1 UDP bridge: {local[0]}:{local[1]} -> {robot[0]}:{robot[1]} '
+                               f'(state taken only from there), topics under {ns}, power level '
+                               f'{safety.power_level}, watchdog {cfg.watchdog_s:g} s')
 
     def _on_command(self, msg: JointPDCommand) -> None:
         try:
@@ -134,6 +143,8 @@ class Go1UdpBridge(Node):
         for line in self.core.messages:
             log.warning(line) if line.startswith(('watchdog: no', 'power')) else log.info(line)
         self.core.messages.clear()
+        for line in self.core.log.drain():
+            log.warning(line)
         if self.core.state == 'failed' and not self.reported_failure:
             self.reported_failure = True
             log.error(self.core.error)
@@ -142,6 +153,8 @@ class Go1UdpBridge(Node):
         return self.core.metrics()
 
     def destroy_node(self) -> None:
+        self.core.log.flush()
+        self._report()
         self.core.close()
         super().destroy_node()
 

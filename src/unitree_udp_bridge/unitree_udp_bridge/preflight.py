@@ -14,8 +14,12 @@ class PreflightError(RuntimeError):
     """The robot is not ready for low-level commands; the message says why and what to do."""
 
 
-def no_answer(target: tuple[str, int], timeout_s: float, received: int) -> PreflightError:
+def no_answer(target: tuple[str, int], timeout_s: float, received: int, foreign: int = 0
+              ) -> PreflightError:
     got = (f' ({received} datagrams arrived, none a valid LowState)' if received else '')
+    if foreign:
+        got += (f' ({foreign} datagrams from other peers were dropped: state is taken only '
+                'from robot_ip:robot_port)')
     return PreflightError(
         f'pre-flight: no LowState from {target[0]}:{target[1]} within {timeout_s:g} s{got}. '
         'Is the robot on and answering there? A real Go1 takes low-level commands at '

@@ -112,7 +112,7 @@ class ProcessScenarioRun(ScenarioRun):
         # and DDS configuration and its output folder go through stdin: no file to leave
         # behind, nothing in argv or the environment for other processes to read
         physics = dict(sc.physics, step=self.executor.step_ns / 1e9, real_time_factor=0.0)
-        scenario = pickle.dumps({
+        given = pickle.dumps({
             'scenario': dataclasses.replace(sc, physics=physics), 'key': key,
             'domain_id': self._domain_id, 'dds_config': config,
             'output': str(self.output) if self.output is not None else None})
@@ -124,7 +124,7 @@ class ProcessScenarioRun(ScenarioRun):
             popen = subprocess.Popen(cmd, stdin=subprocess.PIPE, start_new_session=True,
                                      preexec_fn=_die_with_parent)
             self._children.append((spec.name, popen))
-            popen.stdin.write(scenario)
+            popen.stdin.write(given)
             popen.stdin.close()
         channel.wait_matched(len(specs), START_TIMEOUT_S, self._alive)
         hellos = self._collect('hello')

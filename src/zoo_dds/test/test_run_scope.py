@@ -111,15 +111,14 @@ def test_forged_and_replayed_control_samples_are_refused_and_reported(dps):
     assert refusals.counts == {where: 4}
     lines = log.getvalue().splitlines()
     # the first refusal is reported at once, the rest wait for the next report (one line)
-    assert len(lines) == 1 and lines[0].startswith(
-        f"robozoo: node 'walker': warning: refused 1 DDS sample(s) on {where} ('outputs' "
-        "sample not signed with this run's key; expected only the processes of this run); "
-        'last from DDS participant ')
-    assert lines[0].endswith(str(forger_dp.get_guid()))
+    assert lines == [
+        f"robozoo: node 'walker': warning: refused 1 DDS sample(s) not from this run's "
+        f"processes ({where}: 1); last on {where}: 'outputs' sample not signed with this run's "
+        f'key, from DDS participant {forger_dp.get_guid()}']
     refusals.flush()
     lines = log.getvalue().splitlines()
-    assert len(lines) == 2 and 'refused 3 DDS sample(s)' in lines[1] and \
-        "'exit' sample replayed (sequence number" in lines[1]
+    assert len(lines) == 2 and f"refused 3 DDS sample(s) not from this run's processes " \
+        f"({where}: 3); last on {where}: 'exit' sample replayed (sequence number" in lines[1]
 
 
 def test_data_readers_take_only_the_runs_participants(dps):
@@ -168,3 +167,20 @@ def test_data_readers_take_only_the_runs_participants(dps):
     assert sorted(messages.deserialize(c, T).data for c in ros.take()) == [
         'default', 'other_run', 'own', 'stranger']
     assert refused == [('rt/chatter', str(stranger.get_guid()))]
+
+
+def test_a_report_names_every_topic_it_sums_up():
+    log = io.StringIO()
+    refusals = Refusals('robozoo', every_s=60.0, out=log)
+    refusals('rt/a', 'p1')
+    refusals('rt/b', 'p2')
+    refusals('robozoo/x/up', 'p3', "'ack' sample not signed with this run's key")
+    refusals.flush()
+    refusals.flush()  # nothing new: no line
+    assert log.getvalue().splitlines() == [
+        "robozoo: warning: refused 1 DDS sample(s) not from this run's processes (rt/a: 1); "
+        "last on rt/a: its writer is not one of this run's processes, from DDS participant p1",
+        "robozoo: warning: refused 2 DDS sample(s) not from this run's processes "
+        "(robozoo/x/up: 1, rt/b: 1); last on robozoo/x/up: 'ack' sample not signed with this "
+        "run's key, from DDS participant p3"]
+    assert refusals.counts == {'rt/a': 1, 'rt/b': 1, 'robozoo/x/up': 1} and refusals.total == 3

@@ -64,20 +64,22 @@ def _mac(key: bytes, direction: str, msg: Control) -> str:
 class Refusals:
     """Samples refused because they are not from this run: counted (``counts``, by where), and
     reported on stderr at most once per REPORT_EVERY_S in one line (the first at once; the rest
-    summed up in the next line, or by ``flush`` at the end)."""
+    summed up in the next line, or by ``flush`` at the end), naming where they came in, the last
+    one's reason and its DDS participant."""
 
     def __init__(self, who: str, *, every_s: float = REPORT_EVERY_S, out=None):
         self.who = who  # 'robozoo' or "robozoo: node 'walker'"
         self.every_s = every_s
         self.out = out
         self.counts: dict[str, int] = {}
-        self._unreported = 0
+        self._unreported: dict[str, int] = {}
         self._last: tuple[str, str, str] = ('', '', '')
         self._next_report = 0.0
 
-    def __call__(self, where: str, source: str, why: str = 'not a process of this run') -> None:
+    def __call__(self, where: str, source: str,
+                 why: str = "its writer is not one of this run's processes") -> None:
         self.counts[where] = self.counts.get(where, 0) + 1
-        self._unreported += 1
+        self._unreported[where] = self._unreported.get(where, 0) + 1
         self._last = (where, source, why)
         if time.monotonic() >= self._next_report:
             self.flush()
@@ -90,11 +92,13 @@ class Refusals:
         if not self._unreported:
             return
         where, source, why = self._last
-        n, self._unreported = self._unreported, 0
+        n = sum(self._unreported.values())
+        parts = ', '.join(f'{w}: {k}' for w, k in sorted(self._unreported.items()))
+        self._unreported = {}
         self._next_report = time.monotonic() + self.every_s
-        print(f'{self.who}: warning: refused {n} DDS sample(s) on {where} ({why}; expected '
-              f'only the processes of this run); last from DDS participant '
-              f'{source or "unknown"}', file=self.out or sys.stderr, flush=True)
+        print(f"{self.who}: warning: refused {n} DDS sample(s) not from this run's processes "
+              f'({parts}); last on {where}: {why}, from DDS participant {source or "unknown"}',
+              file=self.out or sys.stderr, flush=True)
 
 
 # USER_DATA: a ROS 2 tool on the domain parses every endpoint's USER_DATA for a type hash and

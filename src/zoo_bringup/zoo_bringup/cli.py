@@ -84,7 +84,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument('--quiet', action='store_true', help='no progress bar')
     run.add_argument('--processes', action='store_true',
                      help='every node but the simulator in a process of its own, topics on '
-                     'Cyclone DDS (ROS 2 names; domain $ROS_DOMAIN_ID), one lockstep sim time')
+                     'Cyclone DDS (ROS 2 names; domain $ROS_DOMAIN_ID; loopback only), one '
+                     'lockstep sim time')
+    run.add_argument('--dds-interfaces', metavar='IF[,IF...]',
+                     help='with --processes: the network interfaces (names or addresses) DDS '
+                     'uses instead of loopback; the run\'s topics are then open to those '
+                     'networks (zoo_dds README)')
+    run.add_argument('--dds-peers', metavar='HOST[,HOST...]',
+                     help='with --processes: other hosts whose DDS participants the run '
+                     'discovers (unicast; with --dds-interfaces)')
     for name, (_, helptext) in DELEGATED.items():
         sub.add_parser(name, help=helptext, add_help=False)
     return p
@@ -136,13 +144,14 @@ def _cmd_run(args) -> int:
     if args.report and not record:
         record = True  # the plots are of this run: they need its bag
     live = _live_options(args)
+    dds = _dds_options(args)
     output = prepare_output(args.output, sc.name, overwrite=args.overwrite)
     with ProgressBar(duration, enabled=not args.quiet, label=sc.name) as bar:
         summary = run_scenario(sc, duration=duration, seed=args.seed, record=record, output=output,
                                real_time_factor=args.real_time_factor, on_progress=bar.update,
                                viewer=args.viewer, snapshot=args.snapshot, record_limits=limits,
                                live=live, on_live=lambda server: _tell_live(server, sc),
-                               processes=args.processes)
+                               processes=args.processes, dds=dds)
     print(format_summary(summary, output))
     for warning in summary.get('warnings', []):
         print(f'robozoo: warning: {warning}', file=sys.stderr)
@@ -151,6 +160,24 @@ def _cmd_run(args) -> int:
         for path in write_report(output):
             print(f'  plot: {path}')
     return 0
+
+
+def _dds_options(args) -> dict:
+    """--dds-interfaces/--dds-peers (a --processes run beyond this host) -> ProcessScenarioRun's
+    keywords."""
+    from zoo_dds.discovery import network_words
+    out = {}
+    for flag, value, key in (('--dds-interfaces', args.dds_interfaces, 'dds_interfaces'),
+                             ('--dds-peers', args.dds_peers, 'dds_peers')):
+        if value is None:
+            continue
+        if not args.processes:
+            raise ScenarioError(f'{flag}: only with --processes (no DDS otherwise)')
+        try:
+            out[key] = network_words(flag, value)
+        except ValueError as exc:
+            raise ScenarioError(str(exc)) from None
+    return out
 
 
 def _check_number(flag: str, value: float, what: str) -> None:

@@ -1,10 +1,13 @@
 """One node of a `robozoo run --processes` run, in its own process (started by processes.py):
-``python -m zoo_bringup.process_child RUN_ID PROC NODE SEED``, the pickled scenario on stdin.
+``python -m zoo_bringup.process_child RUN_ID PROC NODE SEED``; on stdin, pickled: the scenario,
+the run's secret key (the control channel's), its DDS domain and configuration, its output folder.
 
 It builds its node as the in-process runner would (same parameters, same one-line errors), then
 serves the lockstep rounds and the runner's requests over the run's control channel until told
-to exit. Signals from a terminal go to the parent, which stops the children in order; if the
-parent disappears the child exits (PDEATHSIG, and a check of its parent pid while waiting).
+to exit. It writes its node's outputs only into the run's output folder (from stdin): a request
+naming another folder is refused. Signals from a terminal go to the parent, which stops the
+children in order; if the parent disappears the child exits (PDEATHSIG, and a check of its
+parent pid while waiting).
 """
 from __future__ import annotations
 
@@ -49,6 +52,14 @@ def next_due(run: ScenarioRun):
     return due
 
 
+def _run_folder(asked, output: str | None) -> Path:
+    """The folder an ``outputs`` request names, if it is the run's output folder."""
+    if output is None or not isinstance(asked, str) or Path(asked) != Path(output):
+        raise ValueError(f'outputs: folder {str(asked)[:200]!r} is not the run\'s output '
+                         f'folder ({output!r})')
+    return Path(output)
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
@@ -59,20 +70,22 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     run_id, proc, name, seed = argv
     proc, seed = int(proc), int(seed)
-    sc = pickle.loads(sys.stdin.buffer.read())
-    from zoo_dds.control import ControlChannel, body
+    given = pickle.loads(sys.stdin.buffer.read())  # from the parent: trusted
+    sc, output = given['scenario'], given['output']
+    from zoo_dds.control import ControlChannel, Refusals, body, partition
     from zoo_dds.lockstep_dds import serve
     from zoo_dds.process_link import ProcessLink, endpoints
     from zoo_dds.ros_graph import GraphAnnouncer
-    from zoo_dds.transport import close, domain_id_from_env, participant
+    from zoo_dds.transport import close, participant
     parent = os.getppid()
 
     def alive() -> None:
         if os.getppid() != parent:
             raise SystemExit(f'robozoo: node {name!r}: the run process {parent} is gone')
 
-    dp = participant(domain_id_from_env())
-    channel = ControlChannel(dp, run_id, parent=False)
+    dp = participant(given['domain_id'], given['dds_config'], whole=True)
+    refusals = Refusals(f'robozoo: node {name!r}')
+    channel = ControlChannel(dp, run_id, parent=False, key=given['key'], refusals=refusals)
     run = link = graph = None
     try:
         channel.wait_matched(1, 120.0, alive)
@@ -86,13 +99,15 @@ def main(argv: list[str]) -> int:
         hooks = [h for h in ('robozoo_metrics', 'robozoo_write_outputs', 'robozoo_finished')
                  if hasattr(node, h)]
         channel.send('hello', proc, body={'endpoints': endpoints(run.context, [name]),
-                                          'hooks': hooks})
+                                          'hooks': hooks, 'participant': str(dp.get_guid())})
         msg = channel.recv(lambda m: m.kind in ('plan', 'exit'), 300.0, alive)
         if msg.kind == 'exit':
             return 0
         plan = body(msg)
         plans, topics = plan['plans'], plan['topics']
-        link = ProcessLink(run.context, dp, plans[proc], topics, run.executor, proc)
+        link = ProcessLink(run.context, dp, plans[proc], topics, run.executor, proc,
+                           partition=partition(run_id), participants=plan['participants'],
+                           refused=refusals)
         graph = GraphAnnouncer(dp, run.context, [node], link)  # `ros2 node list` sees it
         link.wait_matched(120.0, alive)
         link.replay_latched()
@@ -103,7 +118,7 @@ def main(argv: list[str]) -> int:
                                           'next_due': next_due(run)})
         handlers = {
             'metrics': lambda _b: node.robozoo_metrics(),
-            'outputs': lambda folder: run.write_node_outputs(Path(folder)),
+            'outputs': lambda folder: run.write_node_outputs(_run_folder(folder, output)),
             'finished': lambda _b: bool(node.robozoo_finished()),
         }
         try:
@@ -122,6 +137,7 @@ def main(argv: list[str]) -> int:
             link.close()
         if run is not None:
             run.close()
+        refusals.flush()
         close(dp)
 
 

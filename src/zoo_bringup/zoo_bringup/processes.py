@@ -6,17 +6,25 @@ Start-up: the children build their nodes and report their endpoints (``hello``);
 plans which topics cross (zoo_dds.process_plan), sends the plan, each side opens its DDS readers
 and writers and waits until they have discovered each other (``ready``); then the lockstep runs.
 Each child appears in ``nodes`` as a RemoteNode, so metrics, outputs and "finished" reach the
-runner as from an in-process node. A child that dies stops the run (RunStopped, one line naming
-the node and its exit code); closing the run tells the children to exit and reaps them.
+runner as from an in-process node.
+
+Scope (zoo_dds README, "Who can reach a --processes run"): Cyclone on the loopback interface only
+with unicast discovery of this host's participants (zoo_dds.discovery.run_config; other hosts
+only with ``dds_interfaces``/``dds_peers``), the run's own traffic in a DDS partition of its
+own, control samples signed with a secret key that the children get on stdin, data between the
+processes taken only from the run's own participants.
+
+A child that dies stops the run (RunStopped, one line naming the node and its exit code); closing
+the run tells the children to exit and reaps them.
 """
 from __future__ import annotations
 
 import dataclasses
 import pickle
+import secrets
 import signal
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 from .runner import RunStopped, ScenarioRun
@@ -63,9 +71,13 @@ class RemoteNode:
 
 
 class ProcessScenarioRun(ScenarioRun):
-    def __init__(self, sc, **kwargs):
+    def __init__(self, sc, *, dds_interfaces: list[str] = (), dds_peers: list[str] = (),
+                 **kwargs):
+        """``dds_interfaces``/``dds_peers``: take DDS beyond this host (default: loopback)."""
         self._children: list[tuple[str, subprocess.Popen]] = []
         self._dp = self._channel = self._link = self.coordinator = self._graph = None
+        self._refusals = None
+        self._dds_interfaces, self._dds_peers = list(dds_interfaces), list(dds_peers)
         self._has_sim = sc.has_simulator
         super().__init__(sc, **kwargs)
 
@@ -83,18 +95,27 @@ class ProcessScenarioRun(ScenarioRun):
                  if not self._builds_here(s)]
         if not specs:
             return  # nothing to put elsewhere: the plain run
-        from zoo_dds.control import ControlChannel
+        from zoo_dds.control import ControlChannel, Refusals, partition
+        from zoo_dds.discovery import run_config
         from zoo_dds.transport import domain_id_from_env, participant
         self._domain_id = domain_id_from_env()
-        self._dp = participant(self._domain_id)
-        run_id = uuid.uuid4().hex[:10]
-        self._channel = channel = ControlChannel(self._dp, run_id, parent=True)
+        config = run_config(self._dds_interfaces, self._dds_peers)
+        self._dp = participant(self._domain_id, config, whole=True)
+        run_id = secrets.token_hex(8)
+        key = secrets.token_bytes(32)  # signs the control samples; never goes over DDS
+        self._refusals = Refusals('robozoo')
+        self._channel = channel = ControlChannel(self._dp, run_id, parent=True, key=key,
+                                                 refusals=self._refusals)
         sc = self.scenario
         # the children tick on this process's step (the simulator's, maybe the world's) and
-        # never pace: this process does. The scenario (with the --set overrides) goes through
-        # stdin: no file to leave behind
+        # never pace: this process does. The scenario (with the --set overrides), the run's key
+        # and DDS configuration and its output folder go through stdin: no file to leave
+        # behind, nothing in argv or the environment for other processes to read
         physics = dict(sc.physics, step=self.executor.step_ns / 1e9, real_time_factor=0.0)
-        scenario = pickle.dumps(dataclasses.replace(sc, physics=physics))
+        given = pickle.dumps({
+            'scenario': dataclasses.replace(sc, physics=physics), 'key': key,
+            'domain_id': self._domain_id, 'dds_config': config,
+            'output': str(self.output) if self.output is not None else None})
         for proc, spec in enumerate(specs, start=1):
             cmd = [sys.executable, '-m', 'zoo_bringup.process_child', run_id, str(proc),
                    spec.name, str(self.seed)]
@@ -103,19 +124,25 @@ class ProcessScenarioRun(ScenarioRun):
             popen = subprocess.Popen(cmd, stdin=subprocess.PIPE, start_new_session=True,
                                      preexec_fn=_die_with_parent)
             self._children.append((spec.name, popen))
-            popen.stdin.write(scenario)
+            popen.stdin.write(given)
             popen.stdin.close()
         channel.wait_matched(len(specs), START_TIMEOUT_S, self._alive)
         hellos = self._collect('hello')
         endpoints = [self._own_endpoints()] + [hellos[p]['endpoints']
                                                for p in range(1, len(specs) + 1)]
         plans, topics = self._plan(endpoints, record)
+        # the writers whose samples the run's readers take: its own processes'
+        participants = [str(self._dp.get_guid())] + [hellos[p]['participant']
+                                                     for p in range(1, len(specs) + 1)]
         from zoo_dds.process_link import ProcessLink
-        self._link = ProcessLink(self.context, self._dp, plans[0], topics, self.executor, 0)
+        self._link = ProcessLink(self.context, self._dp, plans[0], topics, self.executor, 0,
+                                 partition=partition(run_id), participants=participants,
+                                 refused=self._refusals)
         from zoo_dds.ros_graph import GraphAnnouncer  # `ros2 node list` sees this process
         self._graph = GraphAnnouncer(self._dp, self.context, list(self.nodes.values()),
                                      self._link)
-        channel.send('plan', body={'plans': plans, 'topics': topics})
+        channel.send('plan', body={'plans': plans, 'topics': topics,
+                                   'participants': participants})
         self._link.wait_matched(START_TIMEOUT_S, self._alive)
         self._link.replay_latched()
         readies = self._collect('ready')
@@ -200,7 +227,9 @@ class ProcessScenarioRun(ScenarioRun):
                 'domain_id': self._domain_id,
                 'lockstep_rounds': self.coordinator.rounds if self.coordinator else 0,
                 'sent': self._link.sent if self._link else 0,
-                'received': self._link.received if self._link else 0}
+                'received': self._link.received if self._link else 0,
+                # DDS samples this process refused as not from the run (by topic)
+                'refused': dict(self._refusals.counts) if self._refusals else {}}
         return out
 
     def close(self) -> None:
@@ -233,6 +262,8 @@ class ProcessScenarioRun(ScenarioRun):
         if self._link is not None:
             self._link.close()
             self._link = None
+        if self._refusals is not None:
+            self._refusals.flush()
         if self._dp is not None:
             from zoo_dds.transport import close
             self._channel = None

@@ -286,24 +286,28 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
                  on_progress: Callable[[float], None] | None = None, viewer: bool = False,
                  snapshot: bool = False, record_limits: dict | None = None,
                  live: dict | None = None,
-                 on_live: Callable[[Any], None] | None = None, processes: bool = False) -> dict:
+                 on_live: Callable[[Any], None] | None = None, processes: bool = False,
+                 dds: dict | None = None) -> dict:
     """Run, write ``output/summary.json`` (when an output directory is given), return the summary.
     ``viewer`` follows the run in MuJoCo's passive viewer (paced at real time unless a factor is
     given); ``snapshot`` renders ``output/snapshot.png`` of the final state. ``live`` (port, host)
     serves the run to Foxglove (zoo_live; real-time paced unless a factor is given) and hands the
     server to ``on_live`` before the run starts. ``processes``: every node but the simulator in a
-    process of its own, topics between them on DDS (processes.py).
+    process of its own, topics between them on DDS (processes.py); ``dds``: its network beyond
+    loopback (``dds_interfaces``, ``dds_peers``).
 
     Interrupted (KeyboardInterrupt, which the CLI also raises for SIGTERM, or RunStopped): the
     bag is closed, summary.json describes the run up to there with ``interrupted`` set, and the
     interrupt is re-raised."""
     if (viewer or live is not None) and real_time_factor is None:
         real_time_factor = 1.0
-    run_class = ScenarioRun
+    run_class, extra = ScenarioRun, {}
     if processes:
         from .processes import ProcessScenarioRun as run_class
+        extra = dict(dds or {})
     run = run_class(sc, seed=seed, record=record, output=output,
-                    real_time_factor=real_time_factor, record_limits=record_limits, live=live)
+                    real_time_factor=real_time_factor, record_limits=record_limits, live=live,
+                    **extra)
     handle = None
     interrupt: BaseException | None = None
     try:

@@ -16,6 +16,7 @@ Cyclone XML fragment put before ``CYCLONEDDS_URI``:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 
 
@@ -60,3 +61,43 @@ def rmw_config(environ: Mapping[str, str] = os.environ) -> str:
                 '</Peers>'
         fragment += '</Discovery></Domain></CycloneDDS>,'
     return fragment + uri
+
+
+# a name or address Cyclone may take in its XML: no markup, no separators
+_NETWORK_WORD = re.compile(r'^[A-Za-z0-9_.:%\[\]-]+$')
+_IP_ADDRESS = re.compile(r'^[0-9.]+$|:')
+
+
+def network_words(flag: str, text: str) -> list[str]:
+    """``a,b`` from a command-line option -> ['a', 'b']; one clear line when an item is not an
+    interface name, a host name or an address."""
+    words = [w.strip() for w in text.split(',') if w.strip()]
+    bad = [w for w in words if not _NETWORK_WORD.match(w)]
+    if bad or not words:
+        raise ValueError(f'{flag} {text!r}: expected interface names, host names or addresses '
+                         'separated by commas')
+    return words
+
+
+def run_config(interfaces: list[str] = (), peers: list[str] = ()) -> str:
+    """The whole Cyclone configuration of a ``--processes`` run (nothing from CYCLONEDDS_URI or
+    ROS 2's discovery variables is merged in): by default the loopback interface only, no
+    multicast, and unicast discovery of the participants on this host (``ParticipantIndex auto``
+    with rmw_cyclonedds' bound of 32, peer ``localhost``), which is what rmw_cyclonedds
+    configures under ``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``, so ROS 2 nodes started that
+    way on this host find the run. ``interfaces`` (names or addresses) replace the loopback
+    interface and ``peers`` (host names or addresses) are asked for participants too: both
+    take the run beyond this host, only when given (``--dds-interfaces``, ``--dds-peers``).
+    Multicast stays off either way."""
+    nics = ''.join(f'<NetworkInterface address="{i}"/>' if _IP_ADDRESS.search(i)
+                   else f'<NetworkInterface name="{i}"/>' for i in interfaces) or \
+        '<NetworkInterface address="127.0.0.1"/>'
+    hosts = ''.join(f'<Peer address="{p}"/>' for p in ['localhost', *peers])
+    for word in [*interfaces, *peers]:
+        if not _NETWORK_WORD.match(word):
+            raise ValueError(f'DDS interface or peer {word!r}: expected a name or an address')
+    return ('<CycloneDDS><Domain Id="any"><General><Interfaces>' + nics + '</Interfaces>'
+            '<AllowMulticast>false</AllowMulticast></General><Discovery>'
+            '<ParticipantIndex>auto</ParticipantIndex>'
+            '<MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>'
+            f'<Peers>{hosts}</Peers></Discovery></Domain></CycloneDDS>')

@@ -3,6 +3,13 @@ out as raw CDR on ``rt/<topic>`` (ROS 2 names, types and QoS, as the bridge writ
 topics its subscriptions need from other processes come in and are published in-process by a
 proxy publisher with the remote writer's QoS, at the lockstep round that says they are there.
 
+Scope: the writers are in the run's partition and in the default one (a ROS 2 tool on the domain
+sees and can read what the run writes); the readers of samples from the other processes are in
+the run's partition only and take samples only from the run's participants (the GUIDs the
+authenticated hand-shake reported): another run on the domain, or a DDS peer, is never
+delivered into the lockstep, and what such a writer sends is refused and reported. The readers
+of ``peer`` topics (a ROS 2 node's commands) stay in the default partition, open to any peer.
+
 Writes are counted in order (``take_order``: topic ids, :func:`process_plan.topic_table`); a
 receiver delivers a round's samples in the writers' order, so delivery does not depend on
 which DDS topic's sample arrived first.
@@ -15,6 +22,9 @@ from types import SimpleNamespace
 from typing import Callable
 
 from cyclonedds.core import ReadCondition, WaitSet
+from cyclonedds.pub import Publisher
+from cyclonedds.qos import Policy, Qos
+from cyclonedds.sub import Subscriber
 from cyclonedds.util import duration
 from zoo_runtime import messages
 
@@ -23,7 +33,7 @@ from .idl_types import service_struct
 from .names import service_topics
 from .process_plan import REPLY, REQUEST
 from .qos_map import dds_qos
-from .transport import _ANY, RawReader, RawWriter
+from .transport import _ANY, RawReader, RawWriter, WriterFilter
 
 
 def qos_dict(profile) -> dict:
@@ -60,10 +70,13 @@ def endpoints(context, nodes: list[str]) -> dict:
 
 class ProcessLink:
     """``executor`` runs the hidden node that holds the service proxies (only when the plan
-    has services)."""
+    has services). ``partition``: the run's DDS partition; ``participants``: the GUIDs of the
+    run's participants, the only writers whose samples the readers take; ``refused(where,
+    source)`` counts and reports the others."""
 
     def __init__(self, context, dp, plan: dict, topics: list[str], executor=None,
-                 proc: int = 0):
+                 proc: int = 0, *, partition: str, participants: list[str],
+                 refused: Callable[[str, str], None]):
         self.context = context
         self.plan = plan
         self.ids = {t: i for i, t in enumerate(topics)}
@@ -79,14 +92,18 @@ class ProcessLink:
         self._delivering = False
         self._serialize = messages.serialize
         self._helper = None
+        self._publisher = Publisher(dp, qos=Qos(Policy.Partition(partitions=[partition, ''])))
+        self._subscriber = Subscriber(dp, qos=Qos(Policy.Partition(partitions=[partition])))
+        self.accept = WriterFilter(participants, refused)
         for key, info in plan['out'].items():
-            self.writers[key] = _open(RawWriter, dp, key, info, info['qos'], writer=True)
+            self.writers[key] = _open(RawWriter, dp, key, info, info['qos'], writer=True,
+                                      publisher=self._publisher)
         self.waitset = WaitSet(dp)
         for key, info in plan['in'].items():
             # KEEP_ALL: every sample a round announces must be there to take (the in-process
             # subscription applies its own KEEP_LAST depth when the proxy publishes)
             reader = _open(RawReader, dp, key, info, dict(info['sub_qos'], history='KEEP_ALL'),
-                           writer=False)
+                           writer=False, subscriber=self._subscriber, accept=self.accept)
             self.readers[key] = reader
             self.waitset.attach(ReadCondition(reader.reader, _ANY))
             self.pending[key] = deque()
@@ -243,10 +260,11 @@ class ProcessLink:
         self.writers.clear()
 
 
-def _open(cls, dp, key: str, info: dict, qos: dict, *, writer: bool):
+def _open(cls, dp, key: str, info: dict, qos: dict, *, writer: bool, **scope):
     """A RawWriter/RawReader for a plan key: a topic (``rt/<topic>``, the message type) or a
     service's request or reply (``rq/<name>Request`` / ``rr/<name>Reply``, the service's
-    request or response type led by the request header)."""
+    request or response type led by the request header). ``scope``: its publisher or
+    subscriber and filter (RawWriter/RawReader's keywords)."""
     type_name = info['type']
     if key.startswith((REQUEST, REPLY)):
         service, part = key[3:], 'Request' if key.startswith(REQUEST) else 'Response'
@@ -255,10 +273,10 @@ def _open(cls, dp, key: str, info: dict, qos: dict, *, writer: bool):
             _ns(qos), writer=writer, type_hash=messages.rihs01(f'{type_name}_{part}'),
             ignore_local=not writer),
             dds_name=request_topic if part == 'Request' else reply_topic,
-            struct=service_struct(type_name, part))
+            struct=service_struct(type_name, part), **scope)
     return cls(dp, key, type_name, dds_qos(_ns(qos), writer=writer,
                                            type_hash=messages.rihs01(type_name),
-                                           ignore_local=not writer))
+                                           ignore_local=not writer), **scope)
 
 
 def _ns(q: dict) -> SimpleNamespace:

@@ -65,11 +65,13 @@ _domains: dict[int, list] = {}  # domain id -> [Domain or None, participants]; r
 _domains_lock = threading.Lock()
 
 
-def participant(domain_id: int, config: str = '') -> DomainParticipant:
+def participant(domain_id: int, config: str = '', *, whole: bool = False) -> DomainParticipant:
     """A participant on ``domain_id`` with the discovery a ROS 2 node (rmw_cyclonedds) would
     use here (:mod:`.discovery`); ``config`` (Cyclone XML or a file:// URI) replaces
-    ``CYCLONEDDS_URI`` for this domain when given. Participants of one domain in one process
-    share its configuration, as rmw_cyclonedds' do: the first one sets it."""
+    ``CYCLONEDDS_URI`` for this domain when given. ``whole``: ``config`` is the whole
+    configuration, nothing is taken from the environment (a ``--processes`` run's,
+    :func:`.discovery.run_config`). Participants of one domain in one process share its
+    configuration, as rmw_cyclonedds' do: the first one sets it."""
     if not 0 <= domain_id <= 232:
         raise ValueError(f'domain id {domain_id}: expected 0..232 (ROS_DOMAIN_ID)')
     env = dict(os.environ, CYCLONEDDS_URI=config) if config else os.environ
@@ -77,7 +79,7 @@ def participant(domain_id: int, config: str = '') -> DomainParticipant:
         entry = _domains.get(domain_id)
         if entry is None:
             try:
-                domain = Domain(domain_id, rmw_config(env))
+                domain = Domain(domain_id, config if whole else rmw_config(env))
             except DDSException:  # made outside this module (a plain DomainParticipant)
                 domain = None
             entry = _domains[domain_id] = [domain, 0]
@@ -111,6 +113,41 @@ def close(dp: DomainParticipant) -> None:
         _release(domain_id)
 
 
+def writer_participant(reader, handle: int) -> str:
+    """The GUID (as a string) of the participant of the writer ``handle`` that ``reader``
+    matched, '' when DDS no longer knows it."""
+    try:
+        data = reader.get_matched_publication_data(handle)
+    except Exception:  # noqa: BLE001 - unmatched meanwhile: unknown
+        return ''
+    return str(data.participant_key) if data is not None else ''
+
+
+class WriterFilter:
+    """Accepts samples only from writers of the expected participants (their GUIDs); the
+    others are counted and reported through ``refused(where, source)``. The answer per writer
+    is cached by its instance handle."""
+
+    def __init__(self, participants, refused: Callable[[str, str], None]):
+        self.participants = {str(p) for p in participants}
+        self.refused = refused
+        self._known: dict[tuple[int, int], bool] = {}
+
+    def __call__(self, reader, handle: int, where: str) -> bool:
+        key = (id(reader), handle)
+        ok = self._known.get(key)
+        if ok is None:
+            source = writer_participant(reader, handle)
+            ok = source in self.participants
+            if source:  # unknown writers are asked again next time
+                self._known[key] = ok
+        else:
+            source = ''
+        if not ok:
+            self.refused(where, source or writer_participant(reader, handle))
+        return ok
+
+
 def pad4(data: bytes) -> bytes:
     """CDR padded to a multiple of 4 bytes, as cyclonedds' DataWriter.write sends it."""
     extra = -len(data) % 4
@@ -119,11 +156,12 @@ def pad4(data: bytes) -> bytes:
 
 class RawWriter:
     def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos, *,
-                 dds_name: str = '', struct=None):
-        """``dds_name``/``struct``: another DDS topic and type (a service's rq/rr topics)."""
+                 dds_name: str = '', struct=None, publisher=None):
+        """``dds_name``/``struct``: another DDS topic and type (a service's rq/rr topics);
+        ``publisher``: the writer's (its partitions), else the participant's default."""
         self.topic = Topic(dp, dds_name or dds_topic(ros_topic), struct or idl_struct(type_name),
                            qos=qos)
-        self.writer = DataWriter(dp, self.topic, qos)
+        self.writer = DataWriter(publisher or dp, self.topic, qos)
         self.type_name = self.topic.typename
         self._ref = self.writer._ref
 
@@ -138,20 +176,26 @@ class RawWriter:
 
 class RawReader:
     def __init__(self, dp: DomainParticipant, ros_topic: str, type_name: str, qos: Qos, *,
-                 dds_name: str = '', struct=None):
-        """``dds_name``/``struct``: another DDS topic and type (a service's rq/rr topics)."""
+                 dds_name: str = '', struct=None, subscriber=None, accept=None):
+        """``dds_name``/``struct``: another DDS topic and type (a service's rq/rr topics);
+        ``subscriber``: the reader's (its partitions), else the participant's default.
+        ``accept``: a :class:`WriterFilter`; samples of writers it refuses are dropped."""
         self.topic = Topic(dp, dds_name or dds_topic(ros_topic), struct or idl_struct(type_name),
                            qos=qos)
-        self.reader = DataReader(dp, self.topic, qos)
+        self.reader = DataReader(subscriber or dp, self.topic, qos)
         self.type_name = self.topic.typename
         self._ref = self.reader._ref
+        self.accept = accept
 
     def take(self, n: int = 64) -> list[bytes]:
         """Up to ``n`` received samples' CDR bytes (non-blocking)."""
         ret = ddspy_take(self._ref, _ANY, n)
         if isinstance(ret, int):
             raise DDSException(ret, f'taking from {self.topic.name}')
-        return [data for data, info in ret if info.valid_data]
+        if self.accept is None:
+            return [data for data, info in ret if info.valid_data]
+        return [data for data, info in ret if info.valid_data and
+                self.accept(self.reader, info.publication_handle, self.topic.name)]
 
     def matched(self) -> int:
         return matched_count(self.reader.get_matched_publications)

@@ -24,12 +24,12 @@ import time
 from typing import Callable
 
 import numpy as np
+from zoo_runtime.rate_limited_log import PERIOD_S, RateLimitedLog
 
 from .constants import MODE_DAMPING, MODE_SERVO, N_LEG_MOTORS, STOP_DQ_MIN, STOP_Q_MIN
 from .high_level import HighCmd, decode_high_cmd
 from .low_level import LowCmd, decode_low_cmd
 from .packet import DecodeError
-from .ratelimit import PERIOD_S, RateLimitedLog
 
 MAX_DATAGRAM = 2048
 STAMP_WINDOW_US = 1_000_000  # a reserve word within 1 s of now is a same-host send stamp

@@ -30,7 +30,7 @@ from unitree_udp.constants import LOW_STATE_LENGTH, MODE_SERVO, N_LEG_MOTORS
 from unitree_udp.joint_map import JointMap
 from unitree_udp.low_level import LowCmd, LowState, MotorCmd, decode_low_state, encode_low_cmd
 from unitree_udp.packet import DecodeError
-from unitree_udp.ratelimit import RateLimitedLog
+from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from .preflight import MIN_FIRMWARE, PreflightError, check_state, no_answer, notes, wrong_size
 from .safety import Command, Safety, SafetyConfig

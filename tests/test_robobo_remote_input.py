@@ -170,7 +170,7 @@ def test_a_flood_of_bad_frames_gives_few_lines_and_counts_them(served, capfd):
     counted = stderr.with_(f'more such frames from client', who, timeout=10.0)
     lines = stderr.with_(who)
     assert lines[0].endswith('not JSON: not json 0'), lines[:3]
-    period = 5.0                               # robobo_api.repeated_warnings.PERIOD_S
+    period = 5.0                               # zoo_runtime.rate_limited_log.PERIOD_S
     assert 2 <= len(lines) <= 2 + int(elapsed / period) + 1, lines
     assert sum(int(re.search(r'(\d+) more such frames', line).group(1))
                for line in counted) == n - 1, counted

@@ -4,7 +4,7 @@ robobopy, as a thin layer over the robot's ROS interface (robobo_api.api_node): 
 ``pan``, ``tilt``, ``irs``, ``blob``, ``orientation_euler``. Frames are parsed by
 robobo_api.rrap_codec in the socket's thread (robobo_api.ws_server): this node's loop gets parsed
 commands, at most ws_server.TAKE_MAX per poll. Bad input is answered with an ERROR status each
-time and logged rate-limited (robobo_api.repeated_warnings: one line, then counts per client).
+time and logged rate-limited (zoo_runtime.rate_limited_log: one line, then counts per client).
 
 Robot id ``robot_id`` listens on 40404 + 10 id (robobopy has no port argument). Time: commands
 run on sim time like every ROS command (a 2 s move is 2 s of simulated time, its UNLOCK-MOVE
@@ -22,9 +22,9 @@ from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs, OrientationEuler, 
 from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
 from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
 from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
+from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
-from .repeated_warnings import RepeatedWarnings
 from .ws_server import CONNECT, DISCONNECT, MESSAGE, WsServer
 
 IRS_PERIOD_S = 0.1     # the base reports every 100 ms (iOS RemoteRobModule setRobStatusPeriod)
@@ -66,7 +66,7 @@ class RoboboRemote(rclpy.node.Node):
         self.create_subscription(OrientationEuler, f'{ns}/orientation_euler', self._on_euler, 10)
         self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
         self.peers: dict[int, str] = {}     # connection -> "client 3 (127.0.0.1:53412)"
-        self.warnings = RepeatedWarnings()
+        self.warnings = RateLimitedLog(full=rrap.refused_line, count=rrap.refused_count_line)
         self.server = WsServer(p['host'], rrap.robot_port(p['robot_id']), 'robobo_remote',
                                parse=rrap.parse_frame)
         self.server.start(hint=f'another server for robobopy robot id {p["robot_id"]}? choose '
@@ -144,7 +144,7 @@ class RoboboRemote(rclpy.node.Node):
                     self.server.send(conn, frame)
             elif event == DISCONNECT:
                 self._on_disconnect(conn)
-                self.warnings.forget(self._peer(conn))
+                self.warnings.forget(lambda key, peer=self._peer(conn): key[0] == peer)
                 self.peers.pop(conn, None)
             elif event == MESSAGE:
                 self._on_frame(conn, payload)
@@ -165,14 +165,14 @@ class RoboboRemote(rclpy.node.Node):
             self._refuse(conn, msg.name, str(exc))
             self._release(conn, msg, None)
         except Exception as exc:  # noqa: BLE001 - the server never dies of one frame
-            self.warnings.warn(self._peer(conn), f'{rrap.known(msg.name)} internal error',
-                               f'{msg.name} failed: {exc!r}', self.get_logger().error)
+            self.warnings.event((self._peer(conn), f'{rrap.known(msg.name)} internal error'),
+                                f'{msg.name} failed: {exc!r}', self.get_logger().error)
             self.server.send(conn, rrap.error(msg.name, f'internal error: {exc!r}'))
             self._release(conn, msg, None)
 
     def _refuse(self, conn: int, name: str, why: str) -> None:
         """One ERROR status per refused frame; the log line is rate-limited per client."""
-        self.warnings.warn(self._peer(conn), rrap.known(name), why, self.get_logger().warning)
+        self.warnings.event((self._peer(conn), rrap.known(name)), why, self.get_logger().warning)
         self.server.send(conn, rrap.error(name, why))
 
     def _release(self, conn: int, cmd: rrap.Command, blockid: str | None) -> None:

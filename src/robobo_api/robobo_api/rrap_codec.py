@@ -159,8 +159,20 @@ def parse_frame(raw: str | bytes) -> Password | Command:
 
 def known(name: str) -> str:
     """``name`` when it is a command this codec knows, else one word for the rest: a bounded set
-    of kinds to count bad input by (robobo_api.repeated_warnings)."""
+    of kinds to count bad input by (the servers' ``(peer, kind)`` keys of
+    zoo_runtime.rate_limited_log)."""
     return name if name in KNOWN_COMMANDS else 'unparsed or unknown'
+
+
+def refused_line(key: tuple[str, str], why: str) -> str:
+    """The servers' first log line of a kind of bad input from a peer (``key``: peer, kind)."""
+    return f'{key[0]}: {why}'
+
+
+def refused_count_line(c) -> str:
+    """The count line that follows (``c``: a zoo_runtime.rate_limited_log.Count)."""
+    peer, kind = c.key
+    return f'{c.n} more such frames from {peer} in {c.seconds:.1f} s ({kind}), the last: {c.last}'
 
 
 # a "'key': number" entry of a Python dict repr, then ',' or '}'; the number is what repr() of an

@@ -22,9 +22,9 @@ from zoo_runtime.interfaces.geometry_msgs.msg import Point, Pose, Quaternion
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.std_srvs.srv import Empty
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose
+from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
-from .repeated_warnings import RepeatedWarnings
 from .sim_frames import from_unity, to_unity
 from .ws_server import CONNECT, DISCONNECT, MESSAGE, WsServer
 
@@ -49,7 +49,7 @@ class RoboboSimRemote(rclpy.node.Node):
         self.api_resets = [self.create_client(Empty, f'/{r}/api_reset') for r in self.robots]
         self.set_pose = self.create_client(SetModelPose, '/sim/set_pose')
         self.peers: dict[int, str] = {}     # connection -> "client 3 (127.0.0.1:53412)"
-        self.warnings = RepeatedWarnings()
+        self.warnings = RateLimitedLog(full=rrap.refused_line, count=rrap.refused_count_line)
         self.server = WsServer(p['host'], p['port'], 'robobo_sim_remote', parse=rrap.parse_frame)
         self.server.start(hint='RoboboSim or another robozoo run holds it (robobosim has no '
                                'port argument)')
@@ -82,7 +82,7 @@ class RoboboSimRemote(rclpy.node.Node):
                 self.peers[conn] = f'client {conn} ({payload})'
                 self._send_locations(conn)
             elif event == DISCONNECT:
-                self.warnings.forget(self._peer(conn))
+                self.warnings.forget(lambda key, peer=self._peer(conn): key[0] == peer)
                 self.peers.pop(conn, None)
             elif event == MESSAGE:
                 self._on_frame(conn, payload)
@@ -102,13 +102,13 @@ class RoboboSimRemote(rclpy.node.Node):
         except rrap.ProtocolError as exc:
             self._refuse(conn, str(exc), msg.name)
         except Exception as exc:  # noqa: BLE001 - the server never dies of one frame
-            self.warnings.warn(self._peer(conn), f'{rrap.known(msg.name)} internal error',
-                               f'{msg.name} failed: {exc!r}', self.get_logger().error)
+            self.warnings.event((self._peer(conn), f'{rrap.known(msg.name)} internal error'),
+                                f'{msg.name} failed: {exc!r}', self.get_logger().error)
             self.server.send(conn, rrap.error(msg.name, f'internal error: {exc!r}'))
 
     def _refuse(self, conn: int, why: str, name: str = '?') -> None:
         """One ERROR status per refused frame; the log line is rate-limited per client."""
-        self.warnings.warn(self._peer(conn), rrap.known(name), why, self.get_logger().warning)
+        self.warnings.event((self._peer(conn), rrap.known(name)), why, self.get_logger().warning)
         self.server.send(conn, rrap.error(name, why))
 
     def _dispatch(self, conn: int, cmd: rrap.Command) -> None:

@@ -31,6 +31,7 @@ from cyclonedds.qos import Policy, Qos
 from cyclonedds.sub import DataReader, Subscriber
 from cyclonedds.topic import Topic
 from cyclonedds.util import duration
+from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from .transport import _ANY, matched_count, writer_participant
 
@@ -65,40 +66,40 @@ class Refusals:
     """Samples refused because they are not from this run: counted (``counts``, by where), and
     reported on stderr at most once per REPORT_EVERY_S in one line (the first at once; the rest
     summed up in the next line, or by ``flush`` at the end), naming where they came in, the last
-    one's reason and its DDS participant."""
+    one's reason and its DDS participant. The rate limiting is zoo_runtime.rate_limited_log's
+    (one key: every refusal of this process)."""
 
-    def __init__(self, who: str, *, every_s: float = REPORT_EVERY_S, out=None):
+    def __init__(self, who: str, *, every_s: float = REPORT_EVERY_S, out=None,
+                 clock: Callable[[], float] = time.monotonic):
         self.who = who  # 'robozoo' or "robozoo: node 'walker'"
-        self.every_s = every_s
         self.out = out
         self.counts: dict[str, int] = {}
         self._unreported: dict[str, int] = {}
-        self._last: tuple[str, str, str] = ('', '', '')
-        self._next_report = 0.0
+        self._log = RateLimitedLog(every_s, clock, full=lambda key, last: self._line(1, last),
+                                   count=lambda c: self._line(c.n, c.last), emit=self._print)
 
     def __call__(self, where: str, source: str,
                  why: str = "its writer is not one of this run's processes") -> None:
         self.counts[where] = self.counts.get(where, 0) + 1
         self._unreported[where] = self._unreported.get(where, 0) + 1
-        self._last = (where, source, why)
-        if time.monotonic() >= self._next_report:
-            self.flush()
+        self._log.event('refused', (where, source, why))
 
     @property
     def total(self) -> int:
         return sum(self.counts.values())
 
     def flush(self) -> None:
-        if not self._unreported:
-            return
-        where, source, why = self._last
-        n = sum(self._unreported.values())
+        self._log.flush()
+
+    def _line(self, n: int, last: tuple[str, str, str]) -> str:
+        where, source, why = last
         parts = ', '.join(f'{w}: {k}' for w, k in sorted(self._unreported.items()))
         self._unreported = {}
-        self._next_report = time.monotonic() + self.every_s
-        print(f"{self.who}: warning: refused {n} DDS sample(s) not from this run's processes "
-              f'({parts}); last on {where}: {why}, from DDS participant {source or "unknown"}',
-              file=self.out or sys.stderr, flush=True)
+        return (f"{self.who}: warning: refused {n} DDS sample(s) not from this run's processes "
+                f'({parts}); last on {where}: {why}, from DDS participant {source or "unknown"}')
+
+    def _print(self, line: str) -> None:
+        print(line, file=self.out or sys.stderr, flush=True)
 
 
 # USER_DATA: a ROS 2 tool on the domain parses every endpoint's USER_DATA for a type hash and

@@ -183,11 +183,34 @@ BAD: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
         ["robot 'nao'", 'initial_positions: HeadYaw = 10', "joint's limits [-2.08"]),
     'robot_package_is_a_path': ('robots: [{name: r, package: ../../..}]\n', ['run', '{sc}'],
                                 ["'robots[0].package'", 'a package name', "'../../..'"]),
+    'physics_step_longer_than_run': (f'duration: 0.2\nphysics: {{step: 0.5}}\nnodes: [{NODE}]\n',
+                                     ['run', '{sc}'], ["'physics.step' 0.5 s",
+                                                       'longer than the run (0.2 s)']),
     'seed_negative': (f'seed: -5\nnodes: [{NODE}]\n', ['run', '{sc}'],
                       ["'seed'", 'non-negative integer', '-5']),
+    'seed_flag_negative': (None, ['run', 'talker_listener', '--seed', '-5'],
+                           ['--seed -5', 'non-negative integer']),
+    'seed_flag_negative_simulator': (None, ['run', 'nao_stand', '--seed', '-5'],
+                                     ['--seed -5', 'non-negative integer']),
     'record_relative_topic_in_file': (f'record: [demo/chatter]\nnodes: [{NODE}]\n',
                                       ['run', '{sc}', '--record'],
                                       ["'record[0]'", 'absolute topic name', "'demo/chatter'"]),
+    'report_without_robot': (None, ['run', 'talker_listener', '--report', '--output',
+                                    '{tmp}/r'], ['--report', "'talker_listener'", 'no robot']),
+    'use_sim_time_false': (None, ['run', 'talker_listener', '--set',
+                                  'talker.use_sim_time=false'],
+                           ["node 'talker'", "'use_sim_time' = false",
+                            '--set talker.use_sim_time=false', 'simulated time', 'expected true']),
+    # a bad value over an earlier run with --overwrite: refused, the earlier run untouched
+    'set_rate_zero_over_earlier_run': (None, ['run', 'talker_listener', '--output',
+                                              '{tmp}/earlier', '--overwrite', '--set',
+                                              'talker.rate=0.0'],
+                                       ["node 'talker'", "parameter 'rate' = 0.0",
+                                        '--set talker.rate=0.0', 'finite rate > 0 Hz']),
+    'set_rate_inf_over_earlier_run': (None, ['run', 'talker_listener', '--record', '--output',
+                                             '{tmp}/earlier', '--overwrite', '--set',
+                                             'talker.rate=.inf'],
+                                      ["parameter 'rate' = inf", 'finite rate > 0 Hz']),
     'set_rate_nan': (None, ['run', 'talker_listener', '--set', 'talker.rate=.nan'],
                      ["node 'talker'", "parameter 'rate' = nan", '--set talker.rate=.nan']),
     'set_rate_negative': (None, ['run', 'talker_listener', '--set', 'talker.rate=-5.0'],
@@ -257,9 +280,12 @@ def test_bad_input_is_one_clear_line(results, name):
     assert len(errors) == 1 and others == errors, lines
     for fragment in BAD[name][2]:
         assert fragment in errors[0], (fragment, errors[0])
-    # nothing of the user's was touched
+    # nothing of the user's was touched, nothing was created
     assert (tmp / 'a_file').read_text() == 'a user file\n'
     assert (tmp / 'earlier' / 'summary.json').read_text() == '{"an": "earlier run"}\n'
+    assert sorted(p.name for p in (tmp / 'earlier').iterdir()) == ['summary.json']
+    assert sorted(p.name for p in tmp.iterdir()) == ['a_file', 'earlier', 'params.yaml',
+                                                     'sc.yaml'][:4 - (BAD[name][0] is None)]
 
 
 # --- legal input: does what the README says ------------------------------------------------
@@ -317,6 +343,7 @@ def test_overwrite_keeps_user_files(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (out / 'notes.txt').read_text() == 'mine'
     assert json.loads((out / 'summary.json').read_text())['sim_time'] == pytest.approx(0.3)
+    assert sorted(p.name for p in out.iterdir()) == ['bag', 'notes.txt', 'summary.json']
 
 
 def test_set_legal_override(tmp_path):
@@ -325,3 +352,7 @@ def test_set_legal_override(tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / 'o' / 'summary.json').read_text())[
         'metrics']['talker']['sent'] == 20
+
+
+if __name__ == '__main__':  # the counts the README gives
+    print(f'{len(BAD)} bad inputs (one error line, exit 2), {len(LEGAL)} legal cases')

@@ -22,7 +22,7 @@ NAO = '{name: nao, package: nao_description}'
 
 # name: (scenario file text or None, argv with {sc} for the file and {tmp} for a folder,
 #        fragments the one error line must hold)
-BAD: dict[str, tuple[str | None, list[str], list[str]]] = {
+BAD: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
     # --- scenario files
     'yaml_malformed': ('nodes: [\n  {name: x\n', ['run', '{sc}'], ['sc.yaml:', 'malformed YAML']),
     'empty_file': ('', ['run', '{sc}'], ['sc.yaml', 'empty']),
@@ -165,6 +165,61 @@ BAD: dict[str, tuple[str | None, list[str], list[str]]] = {
                                     ['--record-max-mb', 'add --record']),
     'viewer_without_simulator': (None, ['run', 'talker_listener', '--viewer', '--output',
                                         '{tmp}/v'], ['--viewer', 'no simulator']),
+    # --- issue 25: accepted silently, or unclear, before
+    'binary_file': (b'\x89PNG\r\n\x1a\n\x00\x00\xff\xfe', ['run', '{sc}'],
+                    ['sc.yaml', 'not a text file', 'offset']),
+    'duplicate_key': (f'duration: 1.0\nnodes: [{NODE}]\nduration: 2.0\n', ['run', '{sc}'],
+                      ['sc.yaml:3', "key 'duration' is given twice", 'line 1']),
+    'gravity_nan': ('world: empty\ngravity: [0, 0, .nan]\n', ['run', '{sc}'],
+                    ["'gravity[2]'", 'finite', 'nan']),
+    'gravity_out_of_range': ('world: empty\ngravity: [0, 0, -1.0e+9]\n', ['run', '{sc}'],
+                             ["'gravity[2]'", '[-1000, 1000]', '-1000000000.0']),
+    'gravity_exponent_as_text': ('world: empty\ngravity: [0, 0, -1e9]\n', ['run', '{sc}'],
+                                 ["'gravity[2]'", '[-1000, 1000]', "'-1e9'", 'string']),
+    'robot_pose_nan': ('robots: [{name: nao, package: nao_description, '
+                       'pose: [0, 0, .nan, 0, 0, 0]}]\n', ['run', '{sc}'],
+                       ["'robots[0].pose'", 'finite']),
+    'robot_initial_position_nan': ('robots: [{name: nao, package: nao_description, '
+                                   'initial_positions: {HeadYaw: .nan}}]\n', ['run', '{sc}'],
+                                   ["'robots[0].initial_positions.HeadYaw'", 'finite']),
+    'robot_initial_position_beyond_limit': (
+        'robots: [{name: nao, package: nao_description, initial_positions: {HeadYaw: 10.0}}]\n',
+        ['run', '{sc}', '--duration', '0.01'],
+        ["robot 'nao'", 'initial_positions: HeadYaw = 10', "joint's limits [-2.08"]),
+    'robot_package_is_a_path': ('robots: [{name: r, package: ../../..}]\n', ['run', '{sc}'],
+                                ["'robots[0].package'", 'a package name', "'../../..'"]),
+    'physics_step_longer_than_run': (f'duration: 0.2\nphysics: {{step: 0.5}}\nnodes: [{NODE}]\n',
+                                     ['run', '{sc}'], ["'physics.step' 0.5 s",
+                                                       'longer than the run (0.2 s)']),
+    'seed_negative': (f'seed: -5\nnodes: [{NODE}]\n', ['run', '{sc}'],
+                      ["'seed'", 'non-negative integer', '-5']),
+    'seed_flag_negative': (None, ['run', 'talker_listener', '--seed', '-5'],
+                           ['--seed -5', 'non-negative integer']),
+    'seed_flag_negative_simulator': (None, ['run', 'nao_stand', '--seed', '-5'],
+                                     ['--seed -5', 'non-negative integer']),
+    'record_relative_topic_in_file': (f'record: [demo/chatter]\nnodes: [{NODE}]\n',
+                                      ['run', '{sc}', '--record'],
+                                      ["'record[0]'", 'absolute topic name', "'demo/chatter'"]),
+    'report_without_robot': (None, ['run', 'talker_listener', '--report', '--output',
+                                    '{tmp}/r'], ['--report', "'talker_listener'", 'no robot']),
+    'use_sim_time_false': (None, ['run', 'talker_listener', '--set',
+                                  'talker.use_sim_time=false'],
+                           ["node 'talker'", "'use_sim_time' = false",
+                            '--set talker.use_sim_time=false', 'simulated time', 'expected true']),
+    # a bad value over an earlier run with --overwrite: refused, the earlier run untouched
+    'set_rate_zero_over_earlier_run': (None, ['run', 'talker_listener', '--output',
+                                              '{tmp}/earlier', '--overwrite', '--set',
+                                              'talker.rate=0.0'],
+                                       ["node 'talker'", "parameter 'rate' = 0.0",
+                                        '--set talker.rate=0.0', 'finite rate > 0 Hz']),
+    'set_rate_inf_over_earlier_run': (None, ['run', 'talker_listener', '--record', '--output',
+                                             '{tmp}/earlier', '--overwrite', '--set',
+                                             'talker.rate=.inf'],
+                                      ["parameter 'rate' = inf", 'finite rate > 0 Hz']),
+    'set_rate_nan': (None, ['run', 'talker_listener', '--set', 'talker.rate=.nan'],
+                     ["node 'talker'", "parameter 'rate' = nan", '--set talker.rate=.nan']),
+    'set_rate_negative': (None, ['run', 'talker_listener', '--set', 'talker.rate=-5.0'],
+                          ["parameter 'rate' = -5.0", 'finite rate > 0 Hz']),
     # --- gait search and quality (the search's own catalogue: zoo_bringup/test_gait_search_errors)
     'search_out_is_file': (None, ['search', 'nao_gait_search', '--out', '{tmp}/a_file'],
                            ['--out', 'a_file', 'is a file']),
@@ -189,8 +244,10 @@ def robozoo(*args, cwd: Path) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
-def _prepare(tmp: Path, text: str | None) -> None:
-    if text is not None:
+def _prepare(tmp: Path, text: str | bytes | None) -> None:
+    if isinstance(text, bytes):
+        (tmp / 'sc.yaml').write_bytes(text)
+    elif text is not None:
         (tmp / 'sc.yaml').write_text(text)
     (tmp / 'params.yaml').write_text('t:\n  ros__parameters: {rate: 2.0, colour: red}\n')
     (tmp / 'a_file').write_text('a user file\n')
@@ -228,9 +285,12 @@ def test_bad_input_is_one_clear_line(results, name):
     assert len(errors) == 1 and others == errors, lines
     for fragment in BAD[name][2]:
         assert fragment in errors[0], (fragment, errors[0])
-    # nothing of the user's was touched
+    # nothing of the user's was touched, nothing was created
     assert (tmp / 'a_file').read_text() == 'a user file\n'
     assert (tmp / 'earlier' / 'summary.json').read_text() == '{"an": "earlier run"}\n'
+    assert sorted(p.name for p in (tmp / 'earlier').iterdir()) == ['summary.json']
+    assert sorted(p.name for p in tmp.iterdir()) == ['a_file', 'earlier', 'params.yaml',
+                                                     'sc.yaml'][:4 - (BAD[name][0] is None)]
 
 
 # --- legal input: does what the README says ------------------------------------------------
@@ -288,6 +348,7 @@ def test_overwrite_keeps_user_files(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (out / 'notes.txt').read_text() == 'mine'
     assert json.loads((out / 'summary.json').read_text())['sim_time'] == pytest.approx(0.3)
+    assert sorted(p.name for p in out.iterdir()) == ['bag', 'notes.txt', 'summary.json']
 
 
 def test_set_legal_override(tmp_path):
@@ -296,3 +357,7 @@ def test_set_legal_override(tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / 'o' / 'summary.json').read_text())[
         'metrics']['talker']['sent'] == 20
+
+
+if __name__ == '__main__':  # the counts the README gives
+    print(f'{len(BAD)} bad inputs (one error line, exit 2), {len(LEGAL)} legal cases')

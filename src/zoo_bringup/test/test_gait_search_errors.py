@@ -267,6 +267,51 @@ def test_journal_without_evaluation_settings_is_resumed_with_a_note(tmp_path, ca
     assert 'evaluation' not in json.loads(_lines(tmp_path / 'journal.jsonl')[0])['header']
 
 
+def test_a_second_search_on_the_same_out_is_refused(tmp_path):
+    """Two searches on one --out both ran, journaled every candidate twice and the next resume
+    refused the journal (issue 25): the second is refused, naming the folder and the first's pid,
+    and the journal holds each candidate once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from journaled_cli import child_env
+
+    (tmp_path / 'slow_standin.py').write_text(
+        'from coupled_wave_gait.search.standin import StandinWalk\nSLOW = StandinWalk(0.05)\n')
+    env = child_env()
+    env['PYTHONPATH'] = os.pathsep.join([str(tmp_path), env['PYTHONPATH']])
+    out = tmp_path / 'run'
+    cmd = [sys.executable, '-m', 'zoo_bringup.gait_search', '--evaluator', 'slow_standin:SLOW',
+           '--out', str(out), '--budget', '400', '--workers', '1', '--no-progress']
+    first = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not ((out / 'journal.jsonl').exists() and
+                   (out / 'journal.jsonl').read_text().count('\n') > 2):
+            assert first.poll() is None and time.monotonic() < deadline, first.stderr.read()
+            time.sleep(0.02)
+        second = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        first_ran_on = first.poll() is None
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGINT)
+        first.communicate(timeout=120)
+    assert_one_error_line(second.returncode, second.stdout, second.stderr,
+                          [f'--out {out}', 'in use by another search', f'pid {first.pid}'])
+    assert first_ran_on, 'the first search ended too soon to test this'
+    seqs = [json.loads(line)['seq'] for line in _lines(out / 'journal.jsonl')[1:]]
+    assert len(seqs) == len(set(seqs)) > 2
+    # the first one ended: a resume works, and finds its journal good
+    code = subprocess.run([*cmd[:-5], '--budget', str(len(seqs) + 2), '--workers', '1',
+                           '--no-progress'], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert code.returncode == 0, code.stderr
+
+
 # -- evaluation settings on the simulator -------------------------------------------------------
 def scenario_search(out: Path, capsys, *extra: str, budget: int = 1) -> tuple[int, str, str]:
     return run_main([SCENARIO, '--out', out, '--budget', budget, '--workers', 1, '--no-progress',

@@ -121,13 +121,16 @@ def _cmd_show(args) -> int:
 
 
 def _cmd_run(args) -> int:
-    from .output_dir import prepare_output
+    from .output_dir import RunFolder
     from .progress import ProgressBar
     from .runner import run_scenario
 
     sc = apply_overrides(load_scenario(args.scenario), args.overrides)
     duration = sc.duration if args.duration is None else args.duration
     _check_number('--duration', duration, 'a positive, finite number of sim seconds')
+    if args.seed is not None and args.seed < 0:
+        raise ScenarioError(f'--seed {args.seed}: expected a non-negative integer (it seeds '
+                            "numpy's generators)")
     if args.real_time_factor is not None and args.real_time_factor != 0:
         _check_number('--real-time-factor', args.real_time_factor,
                       '0 (as fast as possible) or a positive factor')
@@ -141,22 +144,33 @@ def _cmd_run(args) -> int:
                             '(add --record)')
     if args.viewer and not sc.has_simulator:
         raise ScenarioError(f'--viewer: scenario {sc.name!r} has no simulator to show')
+    if args.report and not sc.robots:
+        raise ScenarioError(f'--report: scenario {sc.name!r} has no robot to plot (the plots '
+                            "show each robot's base path and joints); drop --report")
     if args.report and not record:
         record = True  # the plots are of this run: they need its bag
     live = _live_options(args)
     dds = _dds_options(args)
-    output = prepare_output(args.output, sc.name, overwrite=args.overwrite)
-    with ProgressBar(duration, enabled=not args.quiet, label=sc.name) as bar:
-        summary = run_scenario(sc, duration=duration, seed=args.seed, record=record, output=output,
-                               real_time_factor=args.real_time_factor, on_progress=bar.update,
-                               viewer=args.viewer, snapshot=args.snapshot, record_limits=limits,
-                               live=live, on_live=lambda server: _tell_live(server, sc),
-                               processes=args.processes, dds=dds)
+    # checked here, created only once the nodes are built: a bad parameter touches nothing
+    folder = args.folder = RunFolder(args.output, sc.name, overwrite=args.overwrite)
+    try:
+        with ProgressBar(duration, enabled=not args.quiet, label=sc.name) as bar:
+            summary = run_scenario(sc, duration=duration, seed=args.seed, record=record,
+                                   output=folder, real_time_factor=args.real_time_factor,
+                                   on_progress=bar.update, viewer=args.viewer,
+                                   snapshot=args.snapshot, record_limits=limits, live=live,
+                                   on_live=lambda server: _tell_live(server, sc),
+                                   processes=args.processes, dds=dds)
+    except BaseException:
+        args.note = folder.abandon()  # a failed run: the earlier one stays, said in the line
+        raise
+    output = folder.final
     print(format_summary(summary, output))
     for warning in summary.get('warnings', []):
         print(f'robozoo: warning: {warning}', file=sys.stderr)
     if args.report:
         from .report import write_report
+        args.stage = 'report'
         for path in write_report(output):
             print(f'  plot: {path}')
     return 0
@@ -178,6 +192,25 @@ def _dds_options(args) -> dict:
         except ValueError as exc:
             raise ScenarioError(str(exc)) from None
     return out
+
+
+def _interrupted_line(name: str, args) -> str:
+    """What an interrupted run left, in one line."""
+    folder = getattr(args, 'folder', None)
+    if folder is None or not folder.opened:
+        return f'robozoo: interrupted by {name} before the run started; nothing was written'
+    if getattr(args, 'note', None):  # stopped before it could replace an earlier run
+        return f'robozoo: interrupted by {name}; {args.note}'
+    if getattr(args, 'stage', None) == 'report':
+        return (f'robozoo: interrupted by {name} while plotting: the run is complete '
+                f'(summary.json and bag in {folder.final}), its plots are not all written: '
+                f'`bin/robozoo bag report {folder.final / "bag"}` draws them')
+    line = (f'robozoo: interrupted by {name}; the outputs in {folder.final} hold the run up '
+            'to there')
+    if getattr(args, 'report', False):
+        line += (f'; no plots (--report): `bin/robozoo bag report {folder.final / "bag"}` '
+                 'draws them')
+    return line
 
 
 def _check_number(flag: str, value: float, what: str) -> None:
@@ -282,15 +315,18 @@ def main(argv: list[str] | None = None) -> int:
         return _cmd_run(args)
     except KeyboardInterrupt as exc:
         name = str(exc) or 'SIGINT'
-        print(f'robozoo: interrupted by {name}; the outputs hold the run up to there',
-              file=sys.stderr)
+        print(_interrupted_line(name, args), file=sys.stderr)
         return 128 + getattr(signal.Signals, name, signal.SIGINT).value
     except Exception as exc:  # noqa: BLE001 - user-facing boundary: one line, no traceback
         if args.debug:
             raise
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if not isinstance(exc, (ValueError, RuntimeError, OSError)):  # unforeseen: say what
+        if isinstance(exc, OSError) and exc.strerror and exc.filename:  # name the file
+            msg = f'{exc.filename}: {exc.strerror}'
+        elif not isinstance(exc, (ValueError, RuntimeError, OSError)):  # unforeseen: say what
             msg = f'{type(exc).__name__}: {msg} (--debug shows the traceback)'
+        if getattr(args, 'note', None):
+            msg += f'; {args.note}'
         print(f'robozoo: error: {msg}', file=sys.stderr)
         return 2
 

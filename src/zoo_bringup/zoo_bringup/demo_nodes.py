@@ -2,6 +2,8 @@
 sim time) before any robot exists. Same node code under real rclpy and the embedded runtime."""
 from __future__ import annotations
 
+import math
+
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.std_msgs.msg import String
@@ -18,9 +20,14 @@ class Talker(Node):
         super().__init__('talker', **kwargs)
         self.declare_parameter('rate', 10.0)
         self.declare_parameter('message', 'hello robozoo')
+        rate = self._rate()
+        if rate_problem(rate):  # 1/rate is the timer period: 0, inf or NaN has none
+            self.destroy_node()
+            raise rclpy.exceptions.InvalidParameterValueException('rate', rate,
+                                                                  rate_problem(rate))
         self.sent = 0
         self._pub = self.create_publisher(String, 'chatter', 10)
-        self._timer = self.create_timer(1.0 / self._rate(), self._tick)
+        self._timer = self.create_timer(1.0 / rate, self._tick)
         self.add_on_set_parameters_callback(self._on_set)
 
     def _rate(self) -> float:
@@ -29,8 +36,8 @@ class Talker(Node):
     def _on_set(self, params):
         from zoo_runtime.interfaces.rcl_interfaces.msg import SetParametersResult
         for p in params:
-            if p.name == 'rate' and not p.value > 0.0:
-                return SetParametersResult(successful=False, reason='rate must be > 0 Hz')
+            if p.name == 'rate' and rate_problem(p.value):
+                return SetParametersResult(successful=False, reason=rate_problem(p.value))
         return SetParametersResult(successful=True)
 
     def _tick(self):
@@ -40,6 +47,13 @@ class Talker(Node):
 
     def robozoo_metrics(self) -> dict:
         return {'sent': self.sent}
+
+
+def rate_problem(rate: float) -> str | None:
+    """Why ``rate`` cannot be the talker's rate (None when it can)."""
+    if not (math.isfinite(rate) and rate > 0.0):
+        return f'expected a finite rate > 0 Hz, got {rate}'
+    return None
 
 
 class Listener(Node):

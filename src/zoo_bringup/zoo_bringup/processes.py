@@ -95,6 +95,10 @@ class ProcessScenarioRun(ScenarioRun):
                  if not self._builds_here(s)]
         if not specs:
             return  # nothing to put elsewhere: the plain run
+        # the children write their outputs only into the run's folder, which they are told now:
+        # it is created once this process's nodes are built (a child's bad parameter then fails
+        # after it: RunFolder.abandon keeps an earlier run and names this one's folder)
+        self.open_output()
         from zoo_dds.control import ControlChannel, Refusals, partition
         from zoo_dds.discovery import run_config
         from zoo_dds.transport import domain_id_from_env, participant

@@ -12,6 +12,7 @@ bag.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Sequence
@@ -82,6 +83,17 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), dpi=100, layout='constrained')
 
 
+def _save(fig, path: Path) -> None:
+    """The PNG whole or not at all: a plot interrupted by Ctrl-C leaves no torn file."""
+    tmp = Path(path).with_name(f'.{Path(path).name}.tmp')
+    try:
+        fig.savefig(tmp, format='png')
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def trajectory_plot(robot: str, odom, path: Path) -> Path:
     t = odom.t - odom.t[0]
     x = odom['pose.pose.position.x']
@@ -101,7 +113,7 @@ def trajectory_plot(robot: str, odom, path: Path) -> Path:
     ax_z.set(xlabel='time (s)', ylabel='z (m)', title=f'{robot}: base height')
     ax_z.grid(alpha=0.3)
     ax_z.legend(loc='best', fontsize=8)
-    fig.savefig(path)
+    _save(fig, path)
     return path
 
 
@@ -135,7 +147,7 @@ def joints_plot(robot: str, states, path: Path) -> Path:
     for ax in axes[max(0, len(shown) - cols):len(shown)]:
         ax.set_xlabel('time (s)', fontsize=8)
     fig.suptitle(f'{robot}: joint angles')
-    fig.savefig(path)
+    _save(fig, path)
     return path
 
 
@@ -165,5 +177,5 @@ def _fitness_plot(journal: Path, path: Path) -> Path:
            title=f"gait search ({header.get('strategy', '?')}): {len(recs)} candidates")
     ax.grid(alpha=0.3)
     ax.legend(loc='upper left', fontsize=8)
-    fig.savefig(path)
+    _save(fig, path)
     return path

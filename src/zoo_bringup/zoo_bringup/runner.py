@@ -11,6 +11,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .node_registry import resolve_node_class
+from .output_dir import RunFolder, strict_json, write_atomically
 from .scenario import NodeSpec, Scenario, ScenarioError, default_record_topics, node_specs
 
 DEFAULT_STEP = 0.001  # s; a scenario without a simulator still advances time in 1 ms ticks
@@ -21,14 +22,18 @@ class ScenarioRun:
     """One embedded run. Use as a context manager; ``nodes`` maps node names to live nodes."""
 
     def __init__(self, sc: Scenario, *, seed: int | None = None, record: bool | list[str] = False,
-                 output: Path | None = None, real_time_factor: float | None = None,
+                 output: Path | RunFolder | None = None, real_time_factor: float | None = None,
                  record_limits: dict | None = None, live: dict | None = None):
         from zoo_runtime.embedded import parameter
         import zoo_runtime.embedded as rclpy
 
         self.scenario = sc
         self.seed = sc.seed if seed is None else seed
-        self.output = Path(output) if output else None
+        # a RunFolder is created by open_output(), once every node is built: a bad parameter
+        # leaves the user's folders as they were
+        self.run_folder = output if isinstance(output, RunFolder) else None
+        self.output = Path(output) if output and self.run_folder is None else None
+        self._record = record
         self._record_limits = dict(record_limits or {})  # BagRecorder's max_bytes, max_duration_s
         self.wall_time = 0.0  # spent in run(), also when it was interrupted
         self.finished_early_at: float | None = None  # sim s when every finisher said done
@@ -63,13 +68,21 @@ class ScenarioRun:
                     self.executor.set_physics(physics)
             self._nodes_started(record)
             self.recorder = None
-            if record:
+            if record and self.run_folder is None:
                 self._start_recorder(record)
             if self.live is not None:
                 self.live.advertise()  # the nodes' topics, at once
         except BaseException:
             self.close()
             raise
+
+    def open_output(self) -> Path:
+        """Create the run's folder (a RunFolder given as ``output``) and start recording."""
+        if self.run_folder is not None and self.output is None:
+            self.output = self.run_folder.open()
+            if self._record:
+                self._start_recorder(self._record)
+        return self.output
 
     # hooks of the multi-process run (processes.py): which nodes live in this process, its
     # executor, and what follows once they are built
@@ -117,7 +130,20 @@ class ScenarioRun:
         self.nodes[spec.name] = node  # destroyed with the run, also when the check fails
         self.executor.add_node(node)
         self._check_declared(spec, node, node_name)
+        self._check_sim_time(spec, node, node_name)
         return node
+
+    @staticmethod
+    def _check_sim_time(spec: NodeSpec, node, node_name: str) -> None:
+        """The lockstep executor advances simulated time only: a node on the wall clock would
+        never have its timers called (it published nothing, with one WARN line)."""
+        if not node.has_parameter('use_sim_time') or node.get_parameter('use_sim_time').value:
+            return
+        origins = {**getattr(node, '_override_origins', {}), **spec.origins}
+        raise ScenarioError(f"{node_name}: parameter 'use_sim_time' = false (from "
+                            f"{origins.get('use_sim_time', 'a parameter file')}): robozoo run "
+                            'runs every node on simulated time, where a wall-clock node\'s '
+                            'timers never fire; expected true (the default)')
 
     @staticmethod
     def _check_declared(spec: NodeSpec, node, node_name: str) -> None:
@@ -180,7 +206,13 @@ class ScenarioRun:
         """Advance sim time by ``duration`` (default: the scenario's); returns wall seconds."""
         duration = self.scenario.duration if duration is None else duration
         t_end = self.executor.now_ns + int(round(duration * 1e9))
-        cb = (lambda ns: on_progress(ns * 1e-9)) if on_progress else None
+
+        def cb(ns: int) -> None:  # every 0.1 s of sim time
+            failed = getattr(self.recorder, 'failed', None)
+            if failed:  # the disk is full: the run stops, its summary says why
+                raise RunStopped(failed)
+            if on_progress is not None:
+                on_progress(ns * 1e-9)
         t0 = time.perf_counter()
         finishers = [n for n in self.nodes.values() if hasattr(n, 'robozoo_finished')]
         try:
@@ -236,6 +268,8 @@ class ScenarioRun:
         if self.recorder is not None:
             out['bag'] = str(self.output / 'bag')
             out['recorded'] = dict(sorted(self.recorder.counts.items()))
+            if getattr(self.recorder, 'failed', None):
+                out['recording_failed'] = self.recorder.failed
         if self.finished_early_at is not None:
             out['finished_early_at'] = self.finished_early_at
         warnings = self.warnings()
@@ -281,7 +315,7 @@ class RunStopped(RuntimeError):
 
 
 def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | None = None,
-                 record: bool | list[str] = False, output: Path | None = None,
+                 record: bool | list[str] = False, output: Path | RunFolder | None = None,
                  real_time_factor: float | None = None,
                  on_progress: Callable[[float], None] | None = None, viewer: bool = False,
                  snapshot: bool = False, record_limits: dict | None = None,
@@ -294,11 +328,12 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
     serves the run to Foxglove (zoo_live; real-time paced unless a factor is given) and hands the
     server to ``on_live`` before the run starts. ``processes``: every node but the simulator in a
     process of its own, topics between them on DDS (processes.py); ``dds``: its network beyond
-    loopback (``dds_interfaces``, ``dds_peers``).
+    loopback (``dds_interfaces``, ``dds_peers``). A RunFolder ``output`` is created only once the
+    nodes are built, and committed (an earlier run replaced) at the end.
 
     Interrupted (KeyboardInterrupt, which the CLI also raises for SIGTERM, or RunStopped): the
     bag is closed, summary.json describes the run up to there with ``interrupted`` set, and the
-    interrupt is re-raised."""
+    interrupt is re-raised. A RunStopped run is not committed: an earlier run stays."""
     if (viewer or live is not None) and real_time_factor is None:
         real_time_factor = 1.0
     run_class, extra = ScenarioRun, {}
@@ -311,6 +346,8 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
     handle = None
     interrupt: BaseException | None = None
     try:
+        _check_duration(sc, run, sc.duration if duration is None else duration)
+        output = run.open_output()  # the nodes are built and checked: now the folder
         if on_live is not None and run.live is not None:
             on_live(run.live)
         if viewer:
@@ -336,14 +373,67 @@ def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | Non
         if handle is not None:
             handle.close()
         run.close()
+    failed = getattr(run.recorder, 'failed', None)  # also when closing the bag found no room
+    if failed:
+        summary['recording_failed'] = failed
+        if not isinstance(interrupt, KeyboardInterrupt):
+            interrupt = RunStopped(
+                f"recording stopped at {summary['sim_time']:.2f} s of sim time: {failed}; "
+                f"`bin/robozoo bag repair {Path(output) / 'bag'}` makes it readable (once there "
+                'is room); summary.json holds the run up to there')
+            summary['interrupted'] = failed
     if output is not None:
-        from .output_dir import write_atomically
-        Path(output).mkdir(parents=True, exist_ok=True)
-        write_atomically(Path(output) / 'summary.json',
-                         json.dumps(summary, indent=2, default=_jsonable))
+        folder = run.run_folder
+        commit = folder is not None and folder.staged and not isinstance(interrupt, RunStopped)
+        if commit:  # the paths it names are those after the swap
+            for key in ('bag', 'snapshot'):
+                if key in summary:
+                    summary[key] = str(folder.final / Path(summary[key]).name)
+        try:
+            write_summary(Path(output) / 'summary.json', summary)
+        except SummaryWriteError as exc:  # after a failed recording: both in the one line
+            raise RunStopped(f'{interrupt}; {exc}' if isinstance(interrupt, RunStopped)
+                             else str(exc)) from None
+        if commit:
+            folder.commit()
     if interrupt is not None:
         raise interrupt
     return summary
+
+
+def _check_duration(sc: Scenario, run: ScenarioRun, duration: float) -> None:
+    """The run advances whole physics steps: a step longer than the run would simulate more
+    than was asked for."""
+    step = run.executor.step_ns * 1e-9
+    if duration * 1e9 < run.executor.step_ns:
+        what = (f"{sc.path}: field 'physics.step' {step:g} s" if 'step' in sc.physics
+                else f"the world's physics step {step:g} s")
+        raise ScenarioError(f'{what} is longer than the run ({duration:g} s): expected a step '
+                            'no longer than the duration (the run advances whole steps)')
+
+
+def write_summary(path: Path, summary: dict) -> None:
+    """summary.json as strict JSON: a NaN or infinity is written as null and said in
+    ``warnings``. A full disk: the summary is printed on stdout instead (nothing lost), and
+    the error names the file."""
+    found: list[str] = []
+    clean = strict_json(summary, '', found)
+    if found:
+        clean.setdefault('warnings', []).append(
+            f"not finite, written as null: {', '.join(found[:5])}"
+            + (f' and {len(found) - 5} more' if len(found) > 5 else ''))
+    text = json.dumps(clean, indent=2, default=_jsonable, allow_nan=False)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, text)
+    except OSError as exc:
+        print(text, flush=True)
+        raise SummaryWriteError(f'{path}: cannot be written ({exc.strerror}); the summary is on '
+                                'stdout') from None
+
+
+class SummaryWriteError(RuntimeError):
+    """summary.json found no room; the summary was printed instead."""
 
 
 _TYPE_WORDS = {'BOOL': 'a bool (true or false)', 'INTEGER': 'an integer',

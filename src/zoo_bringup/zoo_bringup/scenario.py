@@ -31,6 +31,7 @@ import dataclasses
 import difflib
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,12 @@ TOP_KEYS = {'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'r
 NODE_KEYS = {'name', 'package', 'executable', 'namespace', 'parameters', 'remappings'}
 ROBOT_KEYS = {'name', 'package', 'args', 'pose', 'model', 'fixed_base', 'initial_positions',
               'contact_links', 'imu_link', 'fall_height'}
+# |g| per axis, m/s^2: 100 g. The worlds span 0 (space) to 9.81; far beyond, a 1 ms step's
+# contacts are no longer a simulation of anything
+GRAVITY_LIMIT = 1000.0
+# a ROS package name (REP 144, uppercase tolerated): never a path, which would resolve
+# outside the install prefix
+PACKAGE_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_]*')
 
 
 class ScenarioError(ValueError):
@@ -165,14 +172,56 @@ def find_scenario(name_or_path: str) -> Path:
 
 def load_scenario(name_or_path: str) -> Scenario:
     path = find_scenario(name_or_path)
+    return parse_scenario(load_yaml(path), path)
+
+
+class DuplicateKey(yaml.YAMLError):
+    def __init__(self, key, line: int, first: int):
+        super().__init__(f'key {key!r} is given twice (first on line {first})')
+        self.key, self.line, self.first = key, line, first
+
+
+class StrictLoader(yaml.SafeLoader):
+    """yaml.safe_load's loader, refusing a key given twice in one mapping (YAML keeps the last
+    silently: the first value would be lost)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            if key_node.tag == 'tag:yaml.org,2002:merge':
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.setdefault(key, key_node.start_mark.line + 1)
+            except TypeError:
+                continue  # an unhashable key: SafeLoader refuses it itself
+            if first != key_node.start_mark.line + 1:
+                raise DuplicateKey(key, key_node.start_mark.line + 1, first)
+        return super().construct_mapping(node, deep)
+
+
+def load_yaml(path: Path):
+    """A YAML file's data; a binary file, malformed YAML or a key given twice is a
+    ScenarioError naming the file (and line)."""
+    raw = path.read_bytes()
     try:
-        data = yaml.safe_load(path.read_text())
+        text = raw.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f'{path}: not a text file (byte 0x{raw[exc.start]:02x} at offset '
+                            f'{exc.start} is not UTF-8); expected a YAML scenario') from None
+    if '\x00' in text:
+        raise ScenarioError(f"{path}: not a text file (a NUL byte at offset {text.index(chr(0))}"
+                            '); expected a YAML scenario')
+    try:
+        return yaml.load(text, Loader=StrictLoader)  # noqa: S506 - a SafeLoader
+    except DuplicateKey as exc:
+        raise ScenarioError(f'{path}:{exc.line}: {exc}; YAML would keep the last value '
+                            'silently: remove one') from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, 'problem_mark', None)
         where = f':{mark.line + 1}' if mark is not None else ''
         raise ScenarioError(f'{path}{where}: malformed YAML: '
                             f'{getattr(exc, "problem", None) or exc}') from None
-    return parse_scenario(data, path)
 
 
 def _expect(cond: bool, path: Path, field: str, what: str) -> None:
@@ -258,13 +307,19 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
             f'a positive, finite number of seconds, got {duration!r}')
     sc.duration = float(duration)
     seed = data.get('seed', 0)
-    _expect(isinstance(seed, int) and not isinstance(seed, bool), path, 'seed', 'an integer')
+    _expect(isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0, path, 'seed',
+            f"a non-negative integer (it seeds numpy's generators), got {seed!r}")
     sc.seed = seed
     sc.world = data.get('world')
     _expect(sc.world is None or isinstance(sc.world, str), path, 'world', 'a world name or path')
     sc.gravity = data.get('gravity')
-    _expect(sc.gravity is None or (isinstance(sc.gravity, list) and len(sc.gravity) == 3 and all(
-        isinstance(g, (int, float)) for g in sc.gravity)), path, 'gravity', 'a list of 3 numbers')
+    if sc.gravity is not None:
+        _expect(isinstance(sc.gravity, list) and len(sc.gravity) == 3, path, 'gravity',
+                f'a list of 3 numbers [x, y, z] in m/s^2, got {sc.gravity!r}')
+        for i, g in enumerate(sc.gravity):
+            _expect(_is_real(g) and abs(g) <= GRAVITY_LIMIT, path, f'gravity[{i}]',
+                    f'a finite number of m/s^2 within [-{GRAVITY_LIMIT:g}, {GRAVITY_LIMIT:g}], '
+                    f'got {g!r}{_text_number_hint(g)}')
     sc.physics = dict(data.get('physics') or {})
     _unknown_keys(sc.physics, {'step', 'real_time_factor'}, path, 'physics.')
     if 'step' in sc.physics:
@@ -286,13 +341,22 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
             raise ScenarioError(f"{path}: field '{field}.name': robot name {raw['name']!r} is "
                                 'used twice')
         names.add(raw['name'])
+        _check_package(raw['package'], path, field + '.package')
+        _expect(not isinstance(raw.get('model'), str) or PACKAGE_NAME.fullmatch(raw['model']),
+                path, field + '.model', f"a model name (urdf/<model>.urdf.xacro of the package), "
+                f"got {raw.get('model')!r}")
         pose = raw.get('pose')
         _expect(pose is None or (isinstance(pose, list) and len(pose) == 6 and all(
-            isinstance(x, (int, float)) for x in pose)), path, field + '.pose',
-            '[x, y, z, roll, pitch, yaw]')
+            _is_real(x) for x in pose)), path, field + '.pose',
+            f'[x, y, z, roll, pitch, yaw] of finite numbers (m, rad), got {pose!r}')
         extra = {k: raw[k] for k in ROBOT_KEYS - {'name', 'package', 'args', 'pose'} if k in raw}
-        _expect(isinstance(extra.get('initial_positions', {}), dict), path,
-                field + '.initial_positions', 'a mapping joint: radians')
+        initial = extra.get('initial_positions', {})
+        _expect(isinstance(initial, dict), path, field + '.initial_positions',
+                'a mapping joint: radians')
+        for joint, q in initial.items():  # the limits are the simulator's to check
+            _expect(_is_real(q), path, f'{field}.initial_positions.{joint}',
+                    f'a finite number (radians, metres for a prismatic joint), got {q!r}'
+                    f'{_text_number_hint(q)}')
         sc.robots.append(RobotSpec(raw['name'], raw['package'], dict(raw.get('args') or {}),
                                    None if pose is None else [float(x) for x in pose], extra))
 
@@ -306,6 +370,7 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
             raise ScenarioError(f"{path}: field '{field}.name': node name {raw['name']!r} is used "
                                 'twice')
         node_names.add(raw['name'])
+        _check_package(raw['package'], path, field + '.package')
         params, files = _params_and_files(raw.get('parameters') or {}, path, field + '.parameters')
         remaps = raw.get('remappings') or {}
         _expect(isinstance(remaps, dict), path, field + '.remappings', 'a mapping from: to')
@@ -315,6 +380,9 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
     rec = data.get('record') or []
     _expect(isinstance(rec, list) and all(isinstance(t, str) for t in rec), path, 'record',
             'a list of topic names')
+    for i, topic in enumerate(rec):  # as --record on the command line
+        _expect(topic.startswith('/'), path, f'record[{i}]',
+                f'an absolute topic name (/{topic}), got {topic!r}')
     sc.record = rec
     sc.report = dict(data.get('report') or {})
     if not sc.has_simulator and not sc.nodes:
@@ -337,6 +405,28 @@ def parameter_value_problem(value: Any) -> str | None:
         return 'expected a value, got null (ROS 2 parameters cannot be empty)'
     return (f'expected a bool, number, string or a list of one of those, got a '
             f'{_kind(value)}')
+
+
+def _is_real(x: Any) -> bool:
+    """A real, finite number (not a bool, NaN or infinity)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _text_number_hint(x: Any) -> str:
+    """YAML 1.1 reads 1e9 (no dot, no exponent sign) as text: say so."""
+    if not isinstance(x, str):
+        return ''
+    try:
+        float(x)
+    except ValueError:
+        return ''
+    return (' (YAML reads it as a string: write a number with a dot and a signed exponent, '
+            'e.g. -1.0e+9)')
+
+
+def _check_package(pkg: Any, path: Path, field: str) -> None:
+    _expect(isinstance(pkg, str) and PACKAGE_NAME.fullmatch(pkg) is not None, path, field,
+            f'a package name (letters, digits, underscores; not a path), got {pkg!r}')
 
 
 def is_positive_number(x: Any) -> bool:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from .errors import DescriptionError
@@ -29,7 +30,11 @@ def _workspace_root() -> Path | None:
 
 def find_description(package: str) -> Path:
     """The directory of ``package``: ``<prefix>/share/<package>`` for the first AMENT_PREFIX_PATH
-    prefix that has it (the colcon install space), else ``<workspace>/src/<package>``."""
+    prefix that has it (the colcon install space), else ``<workspace>/src/<package>``. A name
+    only: a path (``../..``) would resolve outside the install prefix."""
+    if not re.fullmatch(r'[A-Za-z][A-Za-z0-9_]*', package or ''):
+        raise DescriptionError(f'{package!r}: expected a package name (letters, digits, '
+                               'underscores), not a path')
     for prefix in filter(None, os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)):
         candidate = Path(prefix) / 'share' / package
         if (candidate / 'package.xml').is_file():

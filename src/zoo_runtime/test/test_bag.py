@@ -546,6 +546,74 @@ def test_writes_after_close_are_refused(tmp_path):
         BagWriter(tmp_path / 'c', flush_period_s=0)
 
 
+@pytest.fixture
+def file_size_limit():
+    """``limit(n)``: files this process writes may not grow beyond n bytes (RLIMIT_FSIZE, as
+    `ulimit -f`): a write beyond fails with EFBIG as one on a full disk fails with ENOSPC
+    (Python ignores SIGXFSZ). Lifted again after the test."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    yield lambda n: resource.setrlimit(resource.RLIMIT_FSIZE, (n, hard))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+@pytest.mark.parametrize('limit', [30_000, 61_000, 200_000])
+def test_a_full_disk_leaves_the_bag_as_a_kill_does(tmp_path, file_size_limit, limit):
+    """A write the disk refuses (issue 25): one error naming the file, the MCAP file cut back to
+    its last flushed chunk (no torn bytes, nothing written later, not even by the garbage
+    collector), and repair_bag reads every message flushed before, in place."""
+    from zoo_runtime.bag import BagWriteError
+    path = tmp_path / 'b'
+    bag = BagWriter(path, flush_period_s=0.01)
+    file_size_limit(limit)
+    with pytest.raises(BagWriteError) as err:
+        for i in range(100_000):
+            bag.write('/seq', String(data=payload(i, fill=3000)), i * 1_000_000)
+    file_size_limit(2**62)
+    mcap = path / 'b.mcap'
+    assert str(err.value) == (f'{mcap}: File too large; the bag holds the '
+                              f'{bag.flushed_messages} messages written before, unfinished')
+    assert bag.closed and bag.failed == str(err.value) and bag.flushed_messages > 0
+    size = mcap.stat().st_size
+    assert size <= limit and not (path / 'metadata.yaml').exists()
+    bag.close()  # nothing more to write
+    with pytest.raises(BagClosedError):
+        bag.write('/seq', String(data='late'), 10**12)
+    flushed = bag.flushed_messages
+    del bag
+    import gc
+    gc.collect()
+    assert mcap.stat().st_size == size  # the dropped buffer was never written
+    report = repair_bag(path)
+    times = read_sequence(path, make=lambda i: payload(i, fill=3000))
+    assert len(times) == report.topics['/seq'] and report.lost_bytes == 0
+    assert len(times) == flushed
+
+
+def test_a_full_disk_stops_the_recorder_not_the_publisher(tmp_path, file_size_limit):
+    from zoo_runtime import embedded as rclpy
+    String = embedded_message('std_msgs/msg/String')
+    context = rclpy.context.Context()
+    rclpy.init(context=context)
+    try:
+        node = rclpy.create_node('talker', context=context)
+        pub = node.create_publisher(String, '/seq', 10)
+        recorder = BagRecorder(context, tmp_path / 'b', topics=['/seq'],
+                               flush_period_s=1e-6).start()
+        file_size_limit(100_000)
+        try:
+            for i in range(400):
+                pub.publish(String(data=payload(i, fill=3000)))  # never raises
+        finally:
+            file_size_limit(2**62)
+        assert recorder.failed.startswith(f"{tmp_path / 'b' / 'b.mcap'}: File too large")
+        recorder.stop()  # nothing more to close
+        node.destroy_node()
+    finally:
+        rclpy.shutdown(context=context)
+    assert repair_bag(tmp_path / 'b').topics['/seq'] > 0
+
+
 def test_a_rosbags_without_the_internals_used_is_refused_clearly(tmp_path, monkeypatch):
     from rosbags.rosbag2.storage_mcap import McapWriter
     monkeypatch.delattr(McapWriter, 'close_chunk')

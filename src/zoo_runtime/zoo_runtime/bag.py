@@ -9,6 +9,7 @@ most that; ``repair_bag`` (from :mod:`zoo_runtime.bag_repair`) makes such a bag 
 """
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import sys
@@ -31,7 +32,7 @@ from zoo_runtime.bag_repair import (BagError, BagInfo, RepairReport, bag_info, b
                                     repair_bag, unfinished_error)
 
 __all__ = ['BagWriter', 'BagRecorder', 'read_bag', 'Table', 'qos_for_bag', 'BagError',
-           'BagClosedError', 'repair_bag', 'RepairReport', 'bag_info', 'BagInfo']
+           'BagClosedError', 'BagWriteError', 'repair_bag', 'RepairReport', 'bag_info', 'BagInfo']
 
 # rosbag2 writes RMW's "infinite" duration like this in metadata.yaml.
 _INFINITE = QosTime(sec=9223372036, nsec=854775807)
@@ -66,6 +67,11 @@ def qos_for_bag(profile: object) -> Qos:
 
 class BagClosedError(BagError):
     """A write to a bag that was already closed."""
+
+
+class BagWriteError(BagError):
+    """The disk refused a write (full, a quota, a file-size limit): the bag was left unfinished
+    at its last flushed chunk, as a killed recording leaves it (``repair_bag`` reads it)."""
 
 
 # rosbags' McapWriter keeps the open chunk in memory and writes summary, footer and metadata.yaml
@@ -187,7 +193,14 @@ class BagWriter:
             self._writer.storage.abort()
             shutil.rmtree(self.path)  # created just now, by us
             raise
-        self._writer.storage.bio.flush()  # the MCAP header is on disk from the start
+        self._flushed_bytes = 0  # the file holds whole records up to here
+        self.flushed_messages = 0
+        self.failed: str | None = None  # why the disk refused a write (BagWriteError)
+        try:
+            self._writer.storage.bio.flush()  # the MCAP header is on disk from the start
+        except OSError as exc:
+            raise self._fail(exc) from None
+        self._flushed_bytes = self._writer.storage.bio.tell()
         # _write's inline path replicates rosbags 0.11.9's MCAP writer (uncompressed only)
         self._inline = (rosbags_version('rosbags') == _INLINE_VERSION and
                         self._writer.compression_mode == CompressionMode.NONE and
@@ -293,6 +306,7 @@ class BagWriter:
     def _flush_file(self) -> None:
         # flush, not fsync: a killed process loses nothing the OS has; power loss is out of scope
         self._writer.storage.bio.flush()
+        self._flushed_bytes = self._writer.storage.bio.tell()
         self.flushed_messages = self._total
 
     def _guarded(self, action: Callable[[], None], *undo: object) -> None:
@@ -305,6 +319,8 @@ class BagWriter:
             self._undo = _Undo(self, *undo)
             action()
             self._undo = None
+        except OSError as exc:  # no room: undoing would write again; cut the file back instead
+            raise self._fail(exc) from None
         except BaseException:
             self._rollback()
             raise
@@ -348,8 +364,35 @@ class BagWriter:
         if self._writer.storage.chunk.bio.tell():  # all messages on disk before the summary
             self._guarded(self._flush_chunk, None, None, False)
         self._closed = True
-        self._writer.close()
+        try:
+            self._writer.close()
+        except OSError as exc:  # the summary or metadata.yaml found no room
+            raise self._fail(exc) from None
         self._final_size = (self.path / f'{self.path.name}.mcap').stat().st_size
+
+    def _fail(self, exc: OSError) -> BagWriteError:
+        """The disk refused a write: the MCAP file is cut back to its last flushed chunk (what a
+        killed recording leaves, which ``repair_bag`` reads) and the writer dropped without its
+        summary, which would need room. Nothing is written to the bag after this."""
+        mcap = self.path / f'{self.path.name}.mcap'
+        st = self._writer.storage
+        raw = getattr(getattr(st, 'bio', None), 'raw', None)
+        try:
+            if raw is not None:
+                raw.close()  # the buffered bytes are dropped, never written later
+        except OSError:
+            pass
+        try:
+            os.truncate(mcap, self._flushed_bytes)
+        except OSError:
+            pass  # the flushed part is intact either way; repair_bag stops at a torn record
+        self._writer.metapath.with_suffix('.yaml.tmp').unlink(missing_ok=True)
+        self._undo = None
+        self._closed = True
+        self._final_size = self._flushed_bytes
+        self.failed = (f'{mcap}: {exc.strerror or exc}; the bag holds the '
+                       f'{self.flushed_messages} messages written before, unfinished')
+        return BagWriteError(self.failed)
 
     def __enter__(self) -> BagWriter:
         return self
@@ -374,7 +417,9 @@ class BagRecorder:
     recorded message) stop the recording, not the run: the bag is closed, valid, and
     ``limit_reached`` holds a one-line reason (None while recording is unlimited by them).
     ``flush_period_s``: see :class:`BagWriter`. ``stop()`` is idempotent and may be called from a
-    signal handler, also while a message is being written.
+    signal handler, also while a message is being written. A write the disk refuses (full, a
+    quota) stops the recording and sets ``failed`` to a line naming the file: the bag is left
+    unfinished at its last flushed chunk, for ``repair_bag``; publishers never see the error.
     """
 
     def __init__(self, context: object, path: str | Path, topics: Iterable[str] | None = None, *,
@@ -395,6 +440,7 @@ class BagRecorder:
         self._writer: BagWriter | None = None
         self._handle = None
         self._t0: int | None = None
+        self.failed: str | None = None  # the disk refused a write: recording stopped, why
         # re-entrant: stop() from a signal handler may run while this thread is in _on_publish
         self._lock = threading.RLock()
 
@@ -456,10 +502,17 @@ class BagRecorder:
             writer = self._writer
             if writer is None or writer.closed:
                 return
-            reason = self._record(writer, topic, msg, t_ns)
+            try:
+                reason = self._record(writer, topic, msg, t_ns)
+            except BagWriteError as exc:  # not the publisher's problem: the run reads `failed`
+                self.failed, reason = str(exc), None
+                handle, self._handle = self._handle, None
             if reason is not None and not writer.closed:
                 self.limit_reached = reason
-                writer.close()
+                try:
+                    writer.close()
+                except BagWriteError as exc:
+                    self.failed = str(exc)
                 handle, self._handle = self._handle, None
         if handle is not None:  # publishers need not build messages for us any more
             self.context.remove_publish_observer(handle)
@@ -485,7 +538,10 @@ class BagRecorder:
         with self._lock:
             handle, self._handle = self._handle, None
             if self._writer is not None:
-                self._writer.close()
+                try:
+                    self._writer.close()
+                except BagWriteError as exc:
+                    self.failed = self.failed or str(exc)
         if handle is not None:
             self.context.remove_publish_observer(handle)
 

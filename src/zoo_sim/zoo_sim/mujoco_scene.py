@@ -8,6 +8,7 @@ Contact parameters follow :mod:`zoo_sim.contact_params`.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -172,6 +173,22 @@ def default_sensor_links(r: RobotSpec, desc: RobotDescription, base_link: str
     contact = desc.sensor_links('contact') or \
         [ln for ln in desc.links if DEFAULT_CONTACT_LINKS.search(ln)]
     return imu, list(dict.fromkeys(contact))
+
+
+def check_initial_positions(robot: str, desc: RobotDescription, initial: Mapping[str, float]
+                            ) -> None:
+    """A scenario's initial joint positions are finite and within the joints' limits: outside,
+    the joint's hard stop throws the robot at the first step (the Nao falls)."""
+    joints = {j.name: j for j in desc.joints}
+    for name, q in initial.items():
+        joint = joints.get(name)
+        if joint is None:
+            continue  # the backends name an unknown joint with the robot's joints
+        lo, hi = joint.position_range
+        if not (math.isfinite(q) and lo - 1e-9 <= q <= hi + 1e-9):
+            raise SimConfigError(f"robot '{robot}': initial_positions: {name} = {q:g}: expected "
+                                 f"a position within the joint's limits [{lo:g}, {hi:g}] "
+                                 f'({desc.source})')
 
 
 def sliding_links(package: str) -> list[str]:
@@ -371,6 +388,7 @@ class _Builder:
         self._robot_contacts(desc, prefix, index, mass, set(sliding))
         joints = [j.name for j in desc.actuated]
         by_name = {j.name: j for j in desc.joints}
+        check_initial_positions(r.name, desc, r.initial_positions)
         for jname in joints:
             add_motor(self.spec, prefix, jname, by_name[jname].effort, self.step)
             if r.servo:

@@ -138,8 +138,10 @@ class Simulator(Node):
         for name, rate in {**RATES, **METRICS_RATES}.items():
             self.declare_parameter(name, rate)
         gravity = self._list('gravity', (int, float)) or None
-        if gravity is not None and len(gravity) != 3:
-            raise SimConfigError(f'parameter gravity: expected 3 numbers, got {list(gravity)}')
+        if gravity is not None and (len(gravity) != 3 or
+                                    not all(math.isfinite(g) for g in gravity)):
+            raise SimConfigError(f'parameter gravity: expected 3 finite numbers, got '
+                                 f'{list(gravity)}')
         step = self.get_parameter('physics_step').value
         names = self._list('robot_names', str)
         for n in names:
@@ -186,9 +188,9 @@ class Simulator(Node):
             raise SimConfigError(f'parameter {p}package: robot {name!r} needs a description '
                                  'package')
         pose = self._list(p + 'pose', (int, float)) or None
-        if pose is not None and len(pose) != 6:
-            raise SimConfigError(f'parameter {p}pose: expected [x, y, z, roll, pitch, yaw], got '
-                                 f'{pose}')
+        if pose is not None and (len(pose) != 6 or not all(math.isfinite(x) for x in pose)):
+            raise SimConfigError(f'parameter {p}pose: expected [x, y, z, roll, pitch, yaw] of '
+                                 f'finite numbers, got {pose}')
         initial = {}
         for k, v in _pairs(self._list(p + 'initial_positions', str),
                            p + 'initial_positions').items():

@@ -21,8 +21,9 @@ worker processes; ``dask`` in the workers of a Dask ``LocalCluster`` (``--worker
 with ``--cluster ADDRESS``, of a running cluster. The journal is the same either way (a search
 may be resumed on the other engine); only this process writes it.
 
-Re-running the same command resumes the search from its journal (``<out>/journal.jsonl``); Ctrl-C
-stops it cleanly (the candidates in flight are finished and recorded). The journal's header holds
+Re-running the same command resumes the search from its journal (``<out>/journal.jsonl``); one
+search at a time per run directory (``<out>/search.lock``: a second is refused with the first's
+pid, as two would journal every candidate twice). Ctrl-C stops it cleanly (the candidates in flight are finished and recorded). The journal's header holds
 the search's settings and the evaluation's (every node parameter after ``--set``, ``--starts``,
 ``--quality``...): a run whose settings differ is refused with the first difference named, and
 ``--restart`` moves the old journal aside (``journal.jsonl.<n>``, never deleted) to start anew.
@@ -77,7 +78,10 @@ def _search(a: argparse.Namespace) -> int:
     out = _output_dir(a, settings, name)  # before any work
     with node_log_level(None if a.verbose else 'warn'):
         evaluate, evaluation = _evaluator(a, settings, engine)
+        lock = None
         try:
+            lock = lock_run_dir(out, f'--out {a.out}' if a.out else
+                                f"the scenario's search output {settings.output!r}")
             if a.restart:
                 _restart(out)
             if engine != 'process':
@@ -94,6 +98,8 @@ def _search(a: argparse.Namespace) -> int:
         finally:
             if isinstance(evaluate, ScenarioEvaluator):
                 evaluate.close()
+            if lock is not None:
+                lock.close()  # releases it
     if a.report:
         from ..report import write_report
         summary['report'] = [str(p) for p in write_report(out)]
@@ -256,6 +262,35 @@ def _output_dir(a: argparse.Namespace, settings: SearchSettings, name: str | Non
                 raise UsageError(f'{what}: {_shown(p)} is a file, not a directory')
             break
     return _shown(out)
+
+
+LOCK_NAME = 'search.lock'
+
+
+def lock_run_dir(out: Path, what: str):
+    """One search at a time in a run directory (two would journal every candidate twice, and
+    the next resume refuse the journal): an flock on ``<out>/search.lock``, which holds the
+    pid of its owner. Returns the open lock file; closing it releases the lock (so does the
+    process ending, also by kill -9)."""
+    import fcntl
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        f = open(out / LOCK_NAME, 'a+')
+    except OSError as e:
+        raise UsageError(f'{what}: cannot use {out} ({e.strerror})') from None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        pid = f.read().strip() or 'unknown'
+        f.close()
+        raise UsageError(f'{what}: {out} is in use by another search (pid {pid}); wait for it '
+                         'to end, or give another --out') from None
+    f.seek(0)
+    f.truncate()
+    f.write(f'{os.getpid()}\n')
+    f.flush()
+    return f
 
 
 def _shown(path: Path) -> Path:

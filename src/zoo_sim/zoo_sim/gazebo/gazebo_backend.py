@@ -25,7 +25,8 @@ import numpy as np
 from .. import SimConfigError
 from ..commands import CommandSanitizer
 from ..joint_motors import CORRECTION_BAND, CORRECTION_TIME
-from ..mujoco_scene import BuiltRobot, RobotSpec, default_sensor_links
+from ..mujoco_scene import (BuiltRobot, RobotSpec, check_initial_positions,
+                            default_sensor_links)
 from ..nominal_pose import nominal_pose
 from ..resources import find_world, model_search_paths
 from ..robot_interface import RobotInfo, robot_info_from
@@ -208,6 +209,7 @@ class GazeboPhysics:
             nominal_pose(spec.package, spec.xacro_args)
         pose = list(spec.pose if spec.pose is not None else nominal_base or [0.0] * 6)
         actuated = [j.name for j in desc.actuated]
+        check_initial_positions(spec.name, desc, spec.initial_positions)
         initial = {**{j: q for j, q in nominal_joints.items() if j in actuated},
                    **spec.initial_positions}
         path = Path(self._tmp.name) / f'{spec.name}.urdf'

@@ -66,9 +66,9 @@ class ScenarioRun:
                 physics = getattr(node, 'lockstep_physics', None)
                 if physics is not None:
                     self.executor.set_physics(physics)
-            self._nodes_started(record)
             self.recorder = None
-            if record and self.run_folder is None:
+            self._nodes_started(record)  # (a --processes run opens its folder there)
+            if record and self.recorder is None and self.run_folder is None:
                 self._start_recorder(record)
             if self.live is not None:
                 self.live.advertise()  # the nodes' topics, at once

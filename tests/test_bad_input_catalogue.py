@@ -79,6 +79,10 @@ BAD: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
         'nodes: [{name: t, package: zoo_bringup, executable: talker, '
         'parameters: [params.yaml]}]\n', ['run', '{sc}', '--duration', '0.1'],
         ["no parameter 'colour'", 'params.yaml']),
+    'params_file_key_twice': (
+        'nodes: [{name: t, package: zoo_bringup, executable: talker, '
+        'parameters: [twice.yaml]}]\n', ['run', '{sc}', '--duration', '0.1'],
+        ['twice.yaml:4', "parameter 'rate' is given twice"]),
     'duration_negative': (f'duration: -1\nnodes: [{NODE}]\n', ['run', '{sc}'],
                           ["'duration'", 'positive']),
     'duration_inf': (f'duration: .inf\nnodes: [{NODE}]\n', ['run', '{sc}'],
@@ -250,6 +254,7 @@ def _prepare(tmp: Path, text: str | bytes | None) -> None:
     elif text is not None:
         (tmp / 'sc.yaml').write_text(text)
     (tmp / 'params.yaml').write_text('t:\n  ros__parameters: {rate: 2.0, colour: red}\n')
+    (tmp / 'twice.yaml').write_text('t:\n  ros__parameters:\n    rate: 2.0\n    rate: 5.0\n')
     (tmp / 'a_file').write_text('a user file\n')
     (tmp / 'earlier').mkdir()
     (tmp / 'earlier' / 'summary.json').write_text('{"an": "earlier run"}\n')
@@ -289,8 +294,9 @@ def test_bad_input_is_one_clear_line(results, name):
     assert (tmp / 'a_file').read_text() == 'a user file\n'
     assert (tmp / 'earlier' / 'summary.json').read_text() == '{"an": "earlier run"}\n'
     assert sorted(p.name for p in (tmp / 'earlier').iterdir()) == ['summary.json']
-    assert sorted(p.name for p in tmp.iterdir()) == ['a_file', 'earlier', 'params.yaml',
-                                                     'sc.yaml'][:4 - (BAD[name][0] is None)]
+    made = ['a_file', 'earlier', 'params.yaml', 'twice.yaml']
+    assert sorted(p.name for p in tmp.iterdir()) == sorted(
+        made + ['sc.yaml'] * (BAD[name][0] is not None))
 
 
 # --- legal input: does what the README says ------------------------------------------------

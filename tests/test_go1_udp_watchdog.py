@@ -6,7 +6,8 @@ at real time). The check is go1_udp_clients.silence_means_damping, also run with
 under real ROS (tests/ros/test_real_clients_under_ros.py).
 
 A watchdog time that would never trip (0, negative, NaN, infinite: the robot would keep the
-last command for ever) is refused with one line naming the node and the parameter."""
+last command for ever) is refused with one line naming the node and the parameter, and so is a
+bridge rate or poll period it could not run with."""
 from __future__ import annotations
 
 import subprocess
@@ -35,3 +36,21 @@ def test_a_watchdog_that_would_never_trip_is_refused(tmp_path, value):
     assert r.returncode == 2 and len(lines) == 1, r.stderr
     assert lines[0].startswith('robozoo: error: go1_udp_endpoint: parameter watchdog_s = '), lines
     assert 'expected a finite number of seconds > 0' in lines[0] and 'Traceback' not in r.stderr
+
+
+@pytest.mark.parametrize('param, value', [('rate', '.inf'), ('rate', '0.0'),
+                                          ('poll_period', '.inf'), ('poll_period', '.nan')])
+def test_a_bridge_timing_that_cannot_run_is_refused(tmp_path, param, value):
+    """rate = inf made the bridge's send timer spin; poll_period = inf never read a state."""
+    port = free_port()
+    r = subprocess.run([str(WS / 'bin' / 'robozoo'), 'run', 'go1_trot_udp', '--quiet',
+                        '--output', str(tmp_path / 'run'), '--duration', '1',
+                        '--set', f'go1_udp_endpoint.port={port}',
+                        '--set', f'go1_udp_bridge.robot_port={port}',
+                        '--set', f'go1_udp_bridge.{param}={value}'],
+                       capture_output=True, text=True, timeout=300)
+    lines = [ln for ln in r.stderr.strip().splitlines()
+             if not ln.startswith(('[INFO]', '[WARN]'))]
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert f'go1_udp_bridge: parameter {param} = ' in lines[0], lines
+    assert 'expected a finite number > 0' in lines[0]

@@ -19,6 +19,8 @@ from, never the wildcard) and ``local_port`` (0: any); state is taken only from
 """
 from __future__ import annotations
 
+import math
+
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
@@ -60,8 +62,9 @@ class Go1UdpBridge(Node):
             latency_stamps=bool(d('latency_stamps', ip.startswith('127.')).value), safety=safety)
         odometry_in = d('odometry_in', '/go1/odometry/ground_truth').value
         for name, value in (('rate', rate), ('poll_period', poll)):
-            if not value > 0:
-                raise ValueError(f'go1_udp_bridge: parameter {name} = {value}: expected > 0')
+            if not (math.isfinite(value) and value > 0):  # inf: a busy timer, or none at all
+                raise ValueError(f'go1_udp_bridge: parameter {name} = {value}: expected a '
+                                 'finite number > 0')
         try:
             self.core = BridgeCore(cfg)
         except (ValueError, OSError) as exc:

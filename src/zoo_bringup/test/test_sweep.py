@@ -193,3 +193,22 @@ def test_bad_arguments_are_one_line_before_any_work(argv, words, tmp_path, capsy
     assert out == '' and len(err.strip().splitlines()) == 1, err
     assert err.startswith('robozoo sweep: error: ') and words in err, err
     assert not (tmp_path / 'out').exists()
+
+
+def test_a_second_sweep_on_one_out_is_refused_in_one_line(tmp_path, capsys):
+    """Two sweeps on one --out journalled every point twice and the next resume refused the
+    journal (issue 25, as for the search): the second is refused, naming the first's pid."""
+    from zoo_bringup.gait_search.cli import lock_run_dir
+    from zoo_bringup.sweep.cli import main
+
+    out = tmp_path / 'out'
+    held = lock_run_dir(out, 'the first sweep')  # as a running sweep holds it
+    try:
+        code = main(['talker_listener', '--set', 'talker.rate=5.0,10.0', '--duration', '0.5',
+                     '--out', str(out), '--no-progress'])
+    finally:
+        held.close()
+    _, err = capsys.readouterr()
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f'--out {out}' in err and 'in use by another search or sweep' in err
+    assert f'pid {os.getpid()}' in err and not (out / 'journal.jsonl').exists()

@@ -268,8 +268,8 @@ LOCK_NAME = 'search.lock'
 
 
 def lock_run_dir(out: Path, what: str):
-    """One search at a time in a run directory (two would journal every candidate twice, and
-    the next resume refuse the journal): an flock on ``<out>/search.lock``, which holds the
+    """One search or sweep at a time in a run directory (two would journal every candidate
+    twice, and the next resume refuse the journal): an flock on ``<out>/search.lock``, which holds the
     pid of its owner. Returns the open lock file; closing it releases the lock (so does the
     process ending, also by kill -9)."""
     import fcntl
@@ -284,8 +284,8 @@ def lock_run_dir(out: Path, what: str):
         f.seek(0)
         pid = f.read().strip() or 'unknown'
         f.close()
-        raise UsageError(f'{what}: {out} is in use by another search (pid {pid}); wait for it '
-                         'to end, or give another --out') from None
+        raise UsageError(f'{what}: {out} is in use by another search or sweep (pid {pid}); wait '
+                         'for it to end, or give another --out') from None
     f.seek(0)
     f.truncate()
     f.write(f'{os.getpid()}\n')

@@ -33,7 +33,7 @@ from typing import Sequence
 
 from ..command_line import OneLineParser as _Parser, UsageError, run_command
 from ..command_line import one_line as _one_line
-from ..gait_search.cli import _shown
+from ..gait_search.cli import _shown, lock_run_dir
 from ..gait_search.engines import ENGINES, ItemFailed, drive, make_engine
 from ..gait_search.evaluator import node_log_level
 from ..scenario import (ScenarioError, apply_overrides, is_positive_number, load_scenario,
@@ -101,6 +101,8 @@ def _sweep(a: argparse.Namespace) -> int:
                                        for k, v in sorted(s.parameters.items())}}}
     with node_log_level(None if a.verbose else 'warn'):
         _check_builds(sc, grid[0], seed)  # unknown parameter names: before any work
+        # one sweep per --out, as one search (two journal every point twice); released at exit
+        lock = lock_run_dir(out, f'--out {a.out}' if a.out else str(out))  # noqa: F841
         journal = SweepJournal(out / JOURNAL_NAME)
         if a.restart:
             moved = journal.set_aside()

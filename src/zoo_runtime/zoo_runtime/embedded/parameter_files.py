@@ -96,9 +96,12 @@ def _flatten(loader, node, prefix: str, out: dict, path: str) -> None:
         name = f'{prefix}.{key}' if prefix else key
         if isinstance(value_node, yaml.MappingNode):
             _flatten(loader, value_node, name, out, path)
-        else:
-            out[name] = _value(loader, value_node, f'{path}:{_line(value_node)}: parameter '
-                                                   f'{name!r}')
+            continue
+        if name in out:  # YAML would keep the last silently: the first value would be lost
+            raise ParameterFileError(f'{path}:{_line(key_node)}: parameter {name!r} is given '
+                                     'twice for one node; remove one')
+        out[name] = _value(loader, value_node, f'{path}:{_line(value_node)}: parameter '
+                                               f'{name!r}')
 
 
 def _join_node_path(keys: list[str]) -> str:

@@ -256,7 +256,7 @@ def test_cmd_vel_turns_the_joint_at_the_commanded_velocity():
     ({'robots.w.package': 'no_such_description'}, 'no_such_description: description package not found'),
     ({'robots.w.xacro_args': ['oops']}, "xacro_args: expected 'name:=value'"),
     ({'world': 'atlantis'}, "world 'atlantis' not found"),
-    ({'gravity': [0.0, -9.8]}, 'parameter gravity: expected 3 numbers'),
+    ({'gravity': [0.0, -9.8]}, 'parameter gravity: expected 3 finite numbers'),
     ({'joint_motor': 'ideal'}, "parameter joint_motor: expected one of constraint, got 'ideal'"),
     ({'joint_motor': 'servo'}, "parameter joint_motor: 'servo': the servo motor was removed"),
 ])

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable, Mapping
 
-STRATEGIES = ('none', 'back_calculation', 'conditional_integration')
+from zoo_description_tools.gains import GAIN_KEYS, STRATEGIES
+
 PREFIX = 'gains.'
 
 
@@ -64,7 +65,9 @@ class Gains:
         return self
 
 
-GAIN_KEYS = tuple(f.name for f in fields(Gains))
+if tuple(f.name for f in fields(Gains)) != GAIN_KEYS:  # the schema's owner is zoo_description_tools
+    raise ImportError('joint_pid_control.params.Gains: fields differ from '
+                      'zoo_description_tools.gains.GAIN_KEYS')
 ROS2_CONTROL_ONLY = ('antiwindup', 'saturation', 'save_i_term', 'angle_wraparound',
                      'activate_state_publisher')
 

@@ -12,6 +12,15 @@ JOINTS = ['LKneePitch', 'RKneePitch']
 BASE = {j: DEFAULT_GAINS for j in JOINTS}
 
 
+def test_the_gains_schema_is_zoo_description_tools():
+    """One schema (issue 26): the dataclass's fields are the owner's keys, in its order."""
+    from dataclasses import fields
+
+    from zoo_description_tools.gains import DESCRIPTION_GAIN_KEYS, GAIN_KEYS
+    assert tuple(f.name for f in fields(Gains)) == GAIN_KEYS
+    assert set(DESCRIPTION_GAIN_KEYS) <= set(GAIN_KEYS)
+
+
 def test_flattened_gains_override_the_base_per_joint():
     g = parse_gains({'gains.LKneePitch.p': 12, 'gains.LKneePitch.antiwindup_strategy':
                      'back_calculation', 'gains.RKneePitch.u_clamp_max': 3.0,

@@ -16,6 +16,7 @@ import time
 from typing import Sequence
 
 import numpy as np
+from zoo_description_tools.physics import STANDARD_GRAVITY
 
 from . import nlp as nlp_mod
 from .nlp import BuiltNlp, NlpOptions
@@ -23,7 +24,7 @@ from .robot_model import RobotModel
 from .schedule import ContactSchedule
 from .terrain import Terrain
 
-GRAVITY_PRESETS = {'earth': 9.80665, 'intermediate': 6.76388, 'mars': 3.72111}  # spec §6.1
+GRAVITY_PRESETS = {'earth': STANDARD_GRAVITY, 'intermediate': 6.76388, 'mars': 3.72111}  # spec §6.1
 SUCCESS = ('Solve_Succeeded', 'Solved_To_Acceptable_Level')
 
 

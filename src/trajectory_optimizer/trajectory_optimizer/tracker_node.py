@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from zoo_description_tools.physics import STANDARD_GRAVITY
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
@@ -51,7 +52,7 @@ class PlanTracker(Node):
         self.robot = d('robot', 'go1').value
         self.robot_config = d('robot_config', 'go1').value      # optimizer robot YAML
         self.plan_file = d('plan_file', '').value                # '' = plan at start-up
-        self.gravity = d('gravity', 9.80665).value               # m/s^2, the plan's
+        self.gravity = d('gravity', STANDARD_GRAVITY).value               # m/s^2, the plan's
         self.goal = list(d('goal', [1.7, 0.0]).value)
         self.duration = d('duration', 3.2).value
         self.gait = d('gait', 'trot4').value

@@ -6,7 +6,7 @@ A scenario is ``config/scenarios/<name>.yaml``::
     duration: 10.0               # sim seconds (CLI --duration overrides)
     seed: 0                      # CLI --seed overrides
     world: empty                 # SDF world name (worlds/<name>.sdf) or path; omit for no simulator
-    gravity: [0, 0, -9.81]       # optional override of the world's gravity
+    gravity: [0, 0, -3.72111]    # optional override of the world's gravity
     physics: {step: 0.001, real_time_factor: 0.0}
     robots:                      # spawned by the simulator node
       - {name: nao, package: nao_description, args: {}, pose: [0, 0, 0.33, 0, 0, 0]}
@@ -43,7 +43,7 @@ TOP_KEYS = {'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'r
 NODE_KEYS = {'name', 'package', 'executable', 'namespace', 'parameters', 'remappings'}
 ROBOT_KEYS = {'name', 'package', 'args', 'pose', 'model', 'fixed_base', 'initial_positions',
               'contact_links', 'imu_link', 'fall_height'}
-# |g| per axis, m/s^2: 100 g. The worlds span 0 (space) to 9.81; far beyond, a 1 ms step's
+# |g| per axis, m/s^2: 100 g. The worlds span 0 (space) to 9.80665; far beyond, a 1 ms step's
 # contacts are no longer a simulation of anything
 GRAVITY_LIMIT = 1000.0
 # a ROS package name (REP 144, uppercase tolerated): never a path, which would resolve

@@ -167,6 +167,8 @@ def test_standard_checks_fail_on_the_mass(toy_prefix: Path) -> None:
      "arg legs defaults to '3' but config/xacro_args.yaml says '2'"),
     ('urdf/toy.urdf.xacro', 'type="revolute"', 'type="prismatic"', "type 'prismatic'"),
     ('config/pid_gains.yaml', 'u_clamp_max: 3.0', 'u_clamp_max: 2.0', 'u_clamp must be +-3.0'),
+    ('config/pid_gains.yaml', 'd: 0.1,', 'd: 0.1, i_clamp: 1.0,',
+     "keys the PID does not know: ['i_clamp']"),
     ('config/joint_groups.yaml', '[leg1_joint, leg2_joint]', '[leg1_joint]',
      "joints in no group: ['leg2_joint']"),
     ('config/initial_pose.yaml', 'leg2_joint: 0.5', 'leg2_joint: 1.5', 'outside [-1.0, 1.0]'),

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from .gains import DESCRIPTION_GAIN_KEYS, GAIN_KEYS
 from .generate import robot_name
 from .locate import find_description
 from .urdf_model import UrdfModel, parse_urdf
@@ -20,7 +21,6 @@ from .xacro_args import load_arg_specs, to_xacro_string, xacro_arg_defaults
 
 ALLOWED_JOINTS = ('revolute', 'continuous', 'fixed')
 CONTACT_TAGS = ('mu1', 'mu2', 'kp', 'kd', 'minDepth')
-GAIN_KEYS = ('p', 'i', 'd', 'u_clamp_max', 'u_clamp_min', 'antiwindup_strategy')
 
 
 def _load_yaml(path: Path, problems: list[str]) -> Any:
@@ -143,10 +143,14 @@ def _gain_problems(model: UrdfModel, data: Any, default_variant: bool) -> list[s
             if default_variant:
                 problems.append(f'{where}: {name!r} is not a movable joint')
             continue
-        missing = [k for k in GAIN_KEYS if k not in gain]
+        missing = [k for k in DESCRIPTION_GAIN_KEYS if k not in gain]
         if missing:
             problems.append(f'{where}: {name} lacks {missing}')
             continue
+        unknown = [k for k in gain if k not in GAIN_KEYS]
+        if unknown:
+            problems.append(f'{where}: {name} has keys the PID does not know: {unknown} '
+                            f'(expected some of {", ".join(GAIN_KEYS)})')
         if gain['antiwindup_strategy'] != 'back_calculation':
             problems.append(f'{where}: {name}.antiwindup_strategy must be back_calculation')
         if not all(_is_number(gain[k]) for k in ('p', 'i', 'd')) or min(gain['p'], gain['i'], gain['d']) < 0:

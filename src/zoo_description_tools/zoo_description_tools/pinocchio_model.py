@@ -1,7 +1,10 @@
 """Load a URDF into pinocchio."""
 from __future__ import annotations
 
+import numpy as np
+
 from .errors import DescriptionError
+from .physics import EARTH_GRAVITY
 
 
 def load_pinocchio(urdf_text: str, floating: bool = True):
@@ -15,6 +18,8 @@ def load_pinocchio(urdf_text: str, floating: bool = True):
             model = pin.buildModelFromXML(urdf_text)
     except (RuntimeError, ValueError) as exc:
         raise DescriptionError(f'URDF: pinocchio cannot load it: {" ".join(str(exc).split())}') from exc
+    # pinocchio's default is 9.81; the workspace's one Earth g is 9.80665 (physics.py)
+    model.gravity.linear = np.array(EARTH_GRAVITY)
     return model, model.createData()
 
 

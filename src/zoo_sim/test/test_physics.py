@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import DATA, urdf_text
+from zoo_description_tools.physics import STANDARD_GRAVITY as G
 from zoo_sim.contract_report import push_box
 from zoo_sim.mujoco_backend import MujocoPhysics
 from zoo_sim.mujoco_scene import RobotSpec
@@ -60,14 +61,14 @@ def test_sliding_box_decelerates_at_mu_g(cone, direction):
     ph = MujocoPhysics.create(world)
     # box without a surface (mu 1) on the mu 0.4 plane: Gazebo's min rule gives 0.4
     decel = sliding_deceleration(ph, 'box', direction, 50, 300)
-    assert decel == pytest.approx(0.4 * 9.81, rel=0.02)
+    assert decel == pytest.approx(0.4 * G, rel=0.02)
 
 
 def test_sliding_ball_decelerates_at_mu_g_until_it_rolls():
     ph = MujocoPhysics.create(str(DATA / 'friction.sdf'))
     # ball mu 0.25 on the 0.4 plane: 0.25. Sliding lasts 2/7 v0 / (mu g) = 0.23 s.
     decel = sliding_deceleration(ph, 'ball', (1, 0), 5, 150)
-    assert decel == pytest.approx(0.25 * 9.81, rel=0.02)
+    assert decel == pytest.approx(0.25 * G, rel=0.02)
     ph.advance(500)
     dof = free_dof(ph, 'ball')
     v, spin = ph.data.qvel[dof], ph.data.qvel[dof + 4]
@@ -81,7 +82,7 @@ def test_pyramid_is_weaker_along_its_diagonal():
     world.cone = 'pyramidal'  # what SDF's <friction_model>pyramid_model</friction_model> selects
     ph = MujocoPhysics.create(world)
     decel = sliding_deceleration(ph, 'box', (math.sqrt(0.5), math.sqrt(0.5)), 50, 300)
-    assert decel == pytest.approx(0.4 * 9.81 / math.sqrt(2), rel=0.02)
+    assert decel == pytest.approx(0.4 * G / math.sqrt(2), rel=0.02)
 
 
 def period_of(ph: MujocoPhysics, steps: int) -> float:
@@ -101,7 +102,7 @@ def test_pendulum_period_matches_theory():
     ph = MujocoPhysics.create(None, [RobotSpec('p', urdf=urdf_text('pendulum.urdf'),
                                                initial_positions={'hinge': amplitude})])
     ph.command('p', 0, 'effort', 0.0)  # limp joint: a free pendulum
-    g, length = 9.80665, 1.0
+    g, length = G, 1.0
     # finite-amplitude correction of the small-angle period: 1 + theta^2 / 16
     theory = 2 * math.pi * math.sqrt(length / g) * (1 + amplitude ** 2 / 16)
     assert period_of(ph, 8000) == pytest.approx(theory, rel=0.01)
@@ -150,7 +151,7 @@ def test_velocity_motor_holds_a_load_still_at_target_zero():
     q, dq, tau = ph.joint_state('p')
     assert abs(q[0] - q0) < 1e-4  # no creep in 5 s
     assert abs(q0 - math.pi / 2) < 0.005  # the servo gives way by at most a few mrad
-    assert tau[0] == pytest.approx(9.80665, rel=1e-3)
+    assert tau[0] == pytest.approx(G, rel=1e-3)
 
 
 def test_velocity_motor_with_too_little_effort_stalls_at_its_limit():
@@ -161,7 +162,7 @@ def test_velocity_motor_with_too_little_effort_stalls_at_its_limit():
     q, dq, tau = ph.joint_state('p')
     assert tau[0] == pytest.approx(2.0, abs=1e-9)  # pushing with exactly its limit
     assert abs(dq[0]) < 1e-3  # and not moving: stalled where gravity balances it
-    assert math.sin(abs(q[0])) * 9.80665 == pytest.approx(2.0, rel=0.01)
+    assert math.sin(abs(q[0])) * G == pytest.approx(2.0, rel=0.01)
 
 
 def test_a_stalled_motor_does_not_catch_up_when_released():
@@ -214,7 +215,7 @@ def test_a_box_pushed_above_its_sliding_force_accelerates_as_coulomb_says(angle)
     (the pyramid made the diagonal 29 % weaker; MuJoCo's sliding hover made 30 and 60 degrees
     5.6 % fast: test_sliding_contacts.py)."""
     _, acceleration, heading_error = push_box(1.2, angle)
-    assert acceleration == pytest.approx(0.2 * 0.4 * 9.81, rel=0.03)
+    assert acceleration == pytest.approx(0.2 * 0.4 * G, rel=0.03)
     assert heading_error < 0.01
 
 

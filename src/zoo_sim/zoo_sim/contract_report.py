@@ -17,6 +17,7 @@ import sys
 
 import mujoco
 import numpy as np
+from zoo_description_tools.physics import STANDARD_GRAVITY
 
 from .metrics import RobotMetrics
 from .mujoco_backend import MujocoPhysics
@@ -28,7 +29,7 @@ FRICTION_ARG = {'nao': 'foot_mu', 'hoap2': 'sole_mu', 'robobo': 'wheel_mu', 'go1
                 'snake': 'mu'}
 FRICTION_WORLD = '''<?xml version="1.0"?>
 <sdf version="1.9"><world name="push">
-  <gravity>0 0 -9.81</gravity>
+  <gravity>0 0 -%s</gravity>
   <physics name="1ms" type="ode"><max_step_size>0.001</max_step_size></physics>
   <model name="plane"><static>true</static><link name="link"><collision name="c">
     <geometry><plane><normal>0 0 1</normal><size>50 50</size></plane></geometry>
@@ -39,7 +40,7 @@ FRICTION_WORLD = '''<?xml version="1.0"?>
     </inertia></inertial>
     <collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>
   </link></model>
-</world></sdf>'''
+</world></sdf>''' % STANDARD_GRAVITY
 
 
 def go1_in_the_air(step: float = 0.001) -> tuple[MujocoPhysics, int]:
@@ -154,7 +155,7 @@ def push_box(fraction: float, angle_deg: float, record: dict | None = None
     ph.advance(300)
     start = d.xpos[box, :2].copy()
     a = math.radians(angle_deg)
-    force = fraction * 0.4 * 9.81 * np.array([math.cos(a), math.sin(a), 0.0])
+    force = fraction * 0.4 * STANDARD_GRAVITY * np.array([math.cos(a), math.sin(a), 0.0])
     d.xfrc_applied[box, :3] = force
     d.xfrc_applied[box, 3:] = np.cross([0.0, 0.0, -0.05], force)
     travel, no_contact, spin = [], 0, 0.0
@@ -183,8 +184,9 @@ def glide_box(speed: float = 1.0, angle_deg: float = 30.0) -> tuple[float, float
     start = d.xpos[box, :2].copy()
     a = math.radians(angle_deg)
     d.qvel[dof:dof + 2] = speed * math.cos(a), speed * math.sin(a)
-    ph.advance(int(speed / (0.4 * 9.81) * 1000) + 200)
-    return float(np.linalg.norm(d.xpos[box, :2] - start)), speed ** 2 / (2 * 0.4 * 9.81)
+    ph.advance(int(speed / (0.4 * STANDARD_GRAVITY) * 1000) + 200)
+    return (float(np.linalg.norm(d.xpos[box, :2] - start)),
+            speed ** 2 / (2 * 0.4 * STANDARD_GRAVITY))
 
 
 def _robobo_driving(omega: float, start_s: float, seconds: float, links: tuple[str, ...],
@@ -254,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
                  for kind in ('velocity', 'effort') for sign in (1.0, -1.0)]
         print(f'  {robot:7s} velocity +/- {cells[0]:.4f} {cells[1]:.4f}   effort +/- '
               f'{cells[2]:.4f} {cells[3]:.4f}')
-    theory = 0.2 * 0.4 * 9.81
+    theory = 0.2 * 0.4 * STANDARD_GRAVITY
     print('1 kg box, mu 0.4, pushed at 0.8 / 1.2 of its sliding force:')
     for angle in (0, 30, 45, 60, 90):
         creep = push_box(0.8, angle)[0]

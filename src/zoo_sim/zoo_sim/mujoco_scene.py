@@ -16,6 +16,7 @@ from typing import Mapping, Sequence
 import mujoco
 import numpy as np
 import yaml
+from zoo_description_tools.physics import EARTH_GRAVITY
 
 from . import SimConfigError, sliding_contacts
 from .contact_params import ContactParams, from_ode, priorities
@@ -104,7 +105,7 @@ def build_scene(world: World | None, robots: Sequence[RobotSpec], *,
     opt = spec.option
     opt.timestep = float(step if step is not None else (world.step if world else 0.001))
     opt.gravity = list(gravity if gravity is not None else
-                       (world.gravity if world else (0.0, 0.0, -9.80665)))
+                       (world.gravity if world else EARTH_GRAVITY))
     # No velocity-dependent actuator forces (the motors are constraints): semi-implicit Euler,
     # with joint damping integrated implicitly, is exact enough and the cheapest.
     opt.integrator = mujoco.mjtIntegrator.mjINT_EULER

@@ -13,13 +13,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+from zoo_description_tools.physics import EARTH_GRAVITY
 
 from . import SimConfigError
 from .resources import resolve_uri
 from .sdf_spec import ign_available, unknown_elements, validate_sdf
 from .transforms import compose, quat_from_rpy
 
-EARTH_GRAVITY = (0.0, 0.0, -9.80665)
 SDF_DEFAULT_STEP = 0.001  # s, <physics><max_step_size> default
 MESH_FORMATS = ('.stl', '.obj', '.msh')  # what MuJoCo loads
 # Gazebo system plugins whose job the simulator node does itself (physics, ROS-facing state).

@@ -1,6 +1,6 @@
 """``bin/robozoo sweep``: run a scenario over a grid of its parameters and tabulate the metrics.
 
-    bin/robozoo sweep go1_trot_earth --set sim.gravity=[0.0,0.0,-9.81],[0.0,0.0,-3.71] \\
+    bin/robozoo sweep go1_trot_earth --set sim.gravity=[0.0,0.0,-9.80665],[0.0,0.0,-3.72111] \\
         --set plan_tracker.playback_speed=0.8,1.0 --duration 4
     bin/robozoo sweep nao_walk --set walker.duration=2.0,4.0 --metric nao.drift_xy
     bin/robozoo sweep go1_trot_earth --set ... --cluster tcp://host:8786   # a running Dask cluster

@@ -4,7 +4,7 @@ Each value is handed to the one ``--set`` path of ``robozoo run`` (``scenario.ap
 YAML value, node name checked with a close match) as ``NODE.PARAM=a``; the runner checks the
 parameter's name and type when the nodes are built. The only parsing here is the split at the
 commas between values, which skips commas inside brackets and quotes, so that
-``sim.gravity=[0,0,-9.81],[0,0,-3.71]`` is two values.
+``sim.gravity=[0,0,-9.80665],[0,0,-3.72111]`` is two values.
 """
 from __future__ import annotations
 

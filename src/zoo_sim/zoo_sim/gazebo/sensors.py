@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+from zoo_description_tools.physics import STANDARD_GRAVITY
 
 
 class GzSensors:
@@ -63,7 +64,7 @@ class GzSensors:
         reaction, both in the sensor frame); level and at rest until the first sample."""
         with self._lock:
             if self._imu is None:
-                return np.array([1.0, 0, 0, 0]), np.zeros(3), np.array([0, 0, 9.80665])
+                return np.array([1.0, 0, 0, 0]), np.zeros(3), np.array([0, 0, STANDARD_GRAVITY])
             return tuple(v.copy() for v in self._imu)
 
     def contacts(self, since_ns: int) -> tuple[np.ndarray, np.ndarray]:

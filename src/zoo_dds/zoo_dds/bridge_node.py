@@ -90,7 +90,7 @@ class DdsBridge(Node):
     # -- topics ---------------------------------------------------------------------------------
     def _inside(self, topic: str, kind: str) -> tuple[str | None, object | None]:
         """(type, QoS of the first in-process publisher/subscription) of ``topic``."""
-        t = introspection.graph_snapshot(self.context).topics.get(topic)
+        t = introspection.topic_view(self.context, topic)
         if t is None:
             return None, None
         ends = [e for e in getattr(t, kind) if e.node is not self]

@@ -140,9 +140,9 @@ class ProcessLink:
     def replay_latched(self) -> None:
         """Write the history of transient-local publishers built before the link existed (a
         robot_description published in a constructor)."""
-        snap = introspection.graph_snapshot(self.context)
         for topic in self.writers:
-            for pub in snap.publishers_of(topic):
+            t = introspection.topic_view(self.context, topic)
+            for pub in (t.publishers if t is not None else ()):
                 if pub.node is not None:
                     for msg in introspection.latched(pub.entity):
                         self._on_publish(topic, msg)

@@ -107,8 +107,8 @@ class LiveServer:
             self._handle = self.context.add_publish_observer(self._on_publish, topics)
 
     def _send_latched(self, topic: str) -> None:
-        history = [m for p in introspection.graph_snapshot(self.context).publishers_of(topic)
-                   for m in introspection.latched(p.entity)]
+        t = introspection.topic_view(self.context, topic)
+        history = [m for p in (t.publishers if t else ()) for m in introspection.latched(p.entity)]
         for msg in history:
             self._on_publish(topic, msg)
 

@@ -27,6 +27,8 @@ def test_graph_snapshot_lists_endpoints_with_their_nodes(embedded_rt):
     assert [(e.entity, e.node) for e in chatter.subscriptions] == [(sub, b)]
     assert chatter.subscriptions[0].qos_profile.depth == 5
     assert snap.publishers_of('/chatter') == chatter.publishers
+    assert introspection.topic_view(rt.context, '/chatter') == chatter
+    assert introspection.topic_view(rt.context, '/nothing') is None
     assert snap.publishers_of('/nothing') == () == snap.subscriptions_of('/nothing')
     [srv] = snap.services['/reset']
     assert (srv.node, srv.type_name, srv.qos_profile) == (a, 'std_srvs/srv/Trigger', None)

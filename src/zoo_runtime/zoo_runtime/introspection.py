@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ['Endpoint', 'TopicView', 'GraphSnapshot', 'graph_snapshot', 'latched',
+__all__ = ['Endpoint', 'TopicView', 'GraphSnapshot', 'graph_snapshot', 'topic_view', 'latched',
            'create_context_publisher', 'declared_parameters', 'parameter_origins',
            'allows_undeclared_parameters']
 
@@ -68,15 +68,25 @@ def graph_snapshot(context) -> GraphSnapshot:
     and every service and client, each endpoint with its node."""
     graph = context._graph
     with graph.lock:
-        topics = {name: TopicView(name, t.type_name,
-                                  tuple(_endpoint(e, t.type_name, True) for e in t.publishers),
-                                  tuple(_endpoint(e, t.type_name, True) for e in t.subscriptions))
-                  for name, t in graph.topics.items()}
+        topics = {name: topic_view(context, name) for name in graph.topics}
         services = {name: tuple(_endpoint(e, e._type_name, False) for e in ends)
                     for name, ends in graph.services.items()}
         clients = {name: tuple(_endpoint(e, e._type_name, False) for e in ends)
                    for name, ends in graph.clients.items()}
     return GraphSnapshot(topics, services, clients)
+
+
+def topic_view(context, topic: str) -> TopicView | None:
+    """One topic of ``context`` as :func:`graph_snapshot` gives it (None if it has no
+    endpoint), without the cost of the whole graph."""
+    graph = context._graph
+    with graph.lock:
+        t = graph.topics.get(topic)
+        if t is None:
+            return None
+        return TopicView(topic, t.type_name,
+                         tuple(_endpoint(e, t.type_name, True) for e in t.publishers),
+                         tuple(_endpoint(e, t.type_name, True) for e in t.subscriptions))
 
 
 def latched(publisher) -> list:

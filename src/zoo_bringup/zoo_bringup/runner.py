@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
+from zoo_runtime import introspection
 
 from .node_registry import resolve_node_class
 from .output_dir import RunFolder, strict_json, write_atomically
@@ -139,7 +140,7 @@ class ScenarioRun:
         never have its timers called (it published nothing, with one WARN line)."""
         if not node.has_parameter('use_sim_time') or node.get_parameter('use_sim_time').value:
             return
-        origins = {**getattr(node, '_override_origins', {}), **spec.origins}
+        origins = {**introspection.parameter_origins(node), **spec.origins}
         raise ScenarioError(f"{node_name}: parameter 'use_sim_time' = false (from "
                             f"{origins.get('use_sim_time', 'a parameter file')}): robozoo run "
                             'runs every node on simulated time, where a wall-clock node\'s '
@@ -149,15 +150,15 @@ class ScenarioRun:
     def _check_declared(spec: NodeSpec, node, node_name: str) -> None:
         """rclpy ignores an override for a parameter the node never declares (a typo runs
         with the default): here it is an error."""
-        if getattr(node, '_allow_undeclared_parameters', True):
+        if introspection.allows_undeclared_parameters(node):
             return
-        origins = dict(getattr(node, '_override_origins', {}))  # parameter files included
+        origins = introspection.parameter_origins(node)  # parameter files included
         origins.update(spec.origins)
         for name in origins:
             if node.has_parameter(name):
                 continue
             import difflib
-            declared = sorted(node._parameters)
+            declared = introspection.declared_parameters(node)
             close = difflib.get_close_matches(name, declared, n=1)
             hint = f"did you mean '{close[0]}'? " if close else ''
             raise ScenarioError(f"{node_name} has no parameter '{name}' (from {origins[name]}; "
@@ -186,10 +187,10 @@ class ScenarioRun:
         out = []
         if self.recorder is not None:
             counts = self.recorder.counts
-            graph = self.context._graph
+            snap = introspection.graph_snapshot(self.context)
             for topic in getattr(self, '_named_topics', []):
                 if not counts.get(topic):
-                    who = ('no node publishes it' if not graph.count(topic, 'publishers')
+                    who = ('no node publishes it' if not snap.publishers_of(topic)
                            else 'its publishers sent nothing')
                     out.append(f'--record {topic}: nothing was recorded ({who})')
             limit = getattr(self.recorder, 'limit_reached', None)

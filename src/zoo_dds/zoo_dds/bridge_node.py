@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from zoo_runtime import EMBEDDED, messages, rclpy
+from zoo_runtime import EMBEDDED, introspection, messages, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.rcl_interfaces.msg import ParameterDescriptor
 
@@ -90,13 +90,11 @@ class DdsBridge(Node):
     # -- topics ---------------------------------------------------------------------------------
     def _inside(self, topic: str, kind: str) -> tuple[str | None, object | None]:
         """(type, QoS of the first in-process publisher/subscription) of ``topic``."""
-        graph = self.context._graph
-        with graph.lock:
-            t = graph.topics.get(topic)
-            if t is None:
-                return None, None
-            ends = [e for e in getattr(t, kind) if e._node is not self]
-            return t.type_name, (ends[0].qos_profile if ends else None)
+        t = introspection.topic_view(self.context, topic)
+        if t is None:
+            return None, None
+        ends = [e for e in getattr(t, kind) if e.node is not self]
+        return t.type_name, (ends[0].qos_profile if ends else None)
 
     def _resolve_topics(self) -> None:
         for topic, type_name in list(self._pending_out.items()):

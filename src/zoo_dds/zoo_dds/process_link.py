@@ -26,7 +26,7 @@ from cyclonedds.pub import Publisher
 from cyclonedds.qos import Policy, Qos
 from cyclonedds.sub import Subscriber
 from cyclonedds.util import duration
-from zoo_runtime import messages
+from zoo_runtime import introspection, messages
 
 from .control import POLL_S
 from .idl_types import service_struct
@@ -52,19 +52,17 @@ def qos_profile(d: dict):
 
 def endpoints(context, nodes: list[str]) -> dict:
     """What the nodes of ``context`` publish, subscribe, serve and call (for the plan)."""
-    graph = context._graph
+    snap = introspection.graph_snapshot(context)
     out: dict = {'pubs': {}, 'subs': {}, 'nodes': nodes}
-    with graph.lock:
-        for name, topic in graph.topics.items():
-            for kind, ends in (('pubs', topic.publishers), ('subs', topic.subscriptions)):
-                ends = [e for e in ends if getattr(e, '_node', None) is not None]
-                if ends:
-                    out[kind][name] = {'type': topic.type_name,
-                                       'qos': qos_dict(ends[0].qos_profile)}
-        out['services'] = {name: ends[0]._type_name for name, ends in graph.services.items()
-                           if ends}
-        out['clients'] = {name: ends[0]._type_name for name, ends in graph.clients.items()
-                          if ends and any(e._node is not None for e in ends)}
+    for name, topic in snap.topics.items():
+        for kind, ends in (('pubs', topic.publishers), ('subs', topic.subscriptions)):
+            ends = [e for e in ends if e.node is not None]
+            if ends:
+                out[kind][name] = {'type': topic.type_name,
+                                   'qos': qos_dict(ends[0].qos_profile)}
+    out['services'] = {name: ends[0].type_name for name, ends in snap.services.items() if ends}
+    out['clients'] = {name: ends[0].type_name for name, ends in snap.clients.items()
+                      if ends and any(e.node is not None for e in ends)}
     return out
 
 
@@ -123,11 +121,8 @@ class ProcessLink:
         self._observer = context.add_publish_observer(self._on_publish, set(self.writers))
 
     def _proxy(self, topic: str, info: dict):
-        from zoo_runtime.embedded.publisher import Publisher
-        pub = Publisher(None, messages.get_message(info['type']), topic,
-                        qos_profile(info['qos']), context=self.context)
-        self.context._graph.add_publisher(pub)
-        return pub
+        return introspection.create_context_publisher(
+            self.context, messages.get_message(info['type']), topic, qos_profile(info['qos']))
 
     # -- out ------------------------------------------------------------------------------------
     def _on_publish(self, topic: str, msg) -> None:
@@ -145,13 +140,11 @@ class ProcessLink:
     def replay_latched(self) -> None:
         """Write the history of transient-local publishers built before the link existed (a
         robot_description published in a constructor)."""
-        graph = self.context._graph
         for topic in self.writers:
-            t = graph.topics.get(topic)
+            t = introspection.topic_view(self.context, topic)
             for pub in (t.publishers if t is not None else ()):
-                history = getattr(pub, '_history', None)
-                if pub._node is not None and history:
-                    for msg in list(history):
+                if pub.node is not None:
+                    for msg in introspection.latched(pub.entity):
                         self._on_publish(topic, msg)
 
     def take_order(self, wanted: set[int] | None = None) -> list[int]:
@@ -249,7 +242,7 @@ class ProcessLink:
         except KeyError:
             pass
         for pub in self.proxies.values():
-            pub._destroy()
+            pub.destroy()
         self.proxies.clear()
         self.sinks.clear()
         if self._helper is not None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-from zoo_runtime import messages
+from zoo_runtime import introspection, messages
 
 from .qos_map import dds_qos
 from .transport import RawWriter
@@ -65,19 +65,17 @@ def node_entities(context, nodes: list, readers: dict, writers: dict) -> list[tu
     """(namespace, name, reader gids, writer gids) for each of ``nodes`` (runtime nodes), the
     gids being those of the DDS ``readers``/``writers`` (``{topic: RawReader/RawWriter}``) whose
     topic the node subscribes/publishes in-process."""
-    graph = context._graph
+    topics = introspection.graph_snapshot(context).topics
     out = []
-    with graph.lock:
-        for node in nodes:
-            mine = {}
-            for kind, dds in (('subscriptions', readers), ('publishers', writers)):
-                mine[kind] = [gid(ep.reader if kind == 'subscriptions' else ep.writer)
-                              for topic, ep in sorted(dds.items())
-                              if topic in graph.topics and any(
-                                  getattr(e, '_node', None) is node
-                                  for e in getattr(graph.topics[topic], kind))]
-            out.append((node.get_namespace(), node.get_name(), mine['subscriptions'],
-                        mine['publishers']))
+    for node in nodes:
+        mine = {}
+        for kind, dds in (('subscriptions', readers), ('publishers', writers)):
+            mine[kind] = [gid(ep.reader if kind == 'subscriptions' else ep.writer)
+                          for topic, ep in sorted(dds.items())
+                          if topic in topics and any(
+                              e.node is node for e in getattr(topics[topic], kind))]
+        out.append((node.get_namespace(), node.get_name(), mine['subscriptions'],
+                    mine['publishers']))
     return out
 
 

@@ -20,7 +20,7 @@ import foxglove
 from foxglove import Channel, Schema
 from foxglove.websocket import Capability, ChannelView, Client
 
-from zoo_runtime import messages, workspace_root
+from zoo_runtime import introspection, messages, workspace_root
 
 DEFAULT_PORT = 8765            # Foxglove's default WebSocket port
 TIME_PERIOD_NS = 20_000_000    # broadcast the sim time at most every 20 ms of it
@@ -67,9 +67,8 @@ class LiveServer:
 
     def advertise(self) -> None:
         """A channel for every topic with a publisher that has none yet."""
-        graph = self.context._graph
-        with graph.lock:
-            topics = {name: t.type_name for name, t in graph.topics.items() if t.publishers}
+        snap = introspection.graph_snapshot(self.context)
+        topics = {name: t.type_name for name, t in snap.topics.items() if t.publishers}
         with self._lock:
             for name, type_name in sorted(topics.items()):
                 if name not in self._channels:
@@ -108,11 +107,8 @@ class LiveServer:
             self._handle = self.context.add_publish_observer(self._on_publish, topics)
 
     def _send_latched(self, topic: str) -> None:
-        graph = self.context._graph
-        with graph.lock:
-            t = graph.topics.get(topic)
-            history = [m for p in (t.publishers if t else ()) for m in
-                       (getattr(p, '_history', None) or ())]
+        t = introspection.topic_view(self.context, topic)
+        history = [m for p in (t.publishers if t else ()) for m in introspection.latched(p.entity)]
         for msg in history:
             self._on_publish(topic, msg)
 

@@ -525,9 +525,11 @@ def _stop_hearing_own_clock(node):
     of the standalone simulator. rclpy has no public call for it: TimeSource.detach_node drops the
     /clock subscription (ros2/rclpy jazzy, rclpy/time_source.py), the clock stays on ROS time and
     takes overrides. The clock to drive, or None (embedded: the node keeps its subscription)."""
+    if EMBEDDED:  # (the embedded node's _time_source is zoo_runtime's own: not read here)
+        return None
     time_source = getattr(node, '_time_source', None)
     clock = node.get_clock()
-    if EMBEDDED or time_source is None or not clock.ros_time_is_active:
+    if time_source is None or not clock.ros_time_is_active:
         return None
     time_source.detach_node()
     return clock

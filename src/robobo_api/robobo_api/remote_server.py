@@ -25,7 +25,7 @@ from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
 from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
-from .ws_server import CONNECT, DISCONNECT, MESSAGE, WsServer
+from .ws_server import WsServer, serve_events
 
 IRS_PERIOD_S = 0.1     # the base reports every 100 ms (iOS RemoteRobModule setRobStatusPeriod)
 IDLE_PAN, IDLE_TILT = 180, 70  # valid targets sent with speed 0 for the axis not commanded
@@ -137,18 +137,13 @@ class RoboboRemote(rclpy.node.Node):
     # -- commands -----------------------------------------------------------------------------
     def _poll(self) -> None:
         """Drain the websocket inbox (parsed frames) at ``poll_rate`` of sim time."""
-        for event, conn, payload in self.server.take():
-            if event == CONNECT:  # a new client gets the whole current state at once
-                self.peers[conn] = f'client {conn} ({payload})'
-                for frame in self.state.values():
-                    self.server.send(conn, frame)
-            elif event == DISCONNECT:
-                self._on_disconnect(conn)
-                self.warnings.forget(lambda key, peer=self._peer(conn): key[0] == peer)
-                self.peers.pop(conn, None)
-            elif event == MESSAGE:
-                self._on_frame(conn, payload)
-        self.warnings.tick()
+        serve_events(self.server, self.peers, self.warnings, self._send_state, self._on_frame,
+                     self._on_disconnect)
+
+    def _send_state(self, conn: int) -> None:
+        """A new client gets the whole current state at once."""
+        for frame in self.state.values():
+            self.server.send(conn, frame)
 
     def _peer(self, conn: int) -> str:
         return self.peers.get(conn, f'client {conn}')

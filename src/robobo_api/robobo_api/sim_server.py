@@ -26,7 +26,7 @@ from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
 from .sim_frames import from_unity, to_unity
-from .ws_server import CONNECT, DISCONNECT, MESSAGE, WsServer
+from .ws_server import WsServer, serve_events
 
 
 class RoboboSimRemote(rclpy.node.Node):
@@ -77,16 +77,8 @@ class RoboboSimRemote(rclpy.node.Node):
 
     def _poll(self) -> None:
         """Drain the websocket inbox (parsed frames)."""
-        for event, conn, payload in self.server.take():
-            if event == CONNECT:
-                self.peers[conn] = f'client {conn} ({payload})'
-                self._send_locations(conn)
-            elif event == DISCONNECT:
-                self.warnings.forget(lambda key, peer=self._peer(conn): key[0] == peer)
-                self.peers.pop(conn, None)
-            elif event == MESSAGE:
-                self._on_frame(conn, payload)
-        self.warnings.tick()
+        serve_events(self.server, self.peers, self.warnings, self._send_locations,
+                     self._on_frame)
 
     def _peer(self, conn: int) -> str:
         return self.peers.get(conn, f'client {conn}')

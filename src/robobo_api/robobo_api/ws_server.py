@@ -169,3 +169,23 @@ class WsServer:
             await ws.send(text)
         except ConnectionClosed:
             pass
+
+
+def serve_events(server: 'WsServer', peers: dict, warnings, on_connect, on_frame,
+                 on_disconnect=None) -> None:
+    """One poll of a Robobo server's loop (both servers have the same): drain ``server``'s
+    events, naming each client by its address in ``peers`` (``client <n> (<host:port>)``);
+    a client that goes has what ``warnings`` (a RateLimitedLog keyed (peer, kind)) still counts
+    for it said, then is forgotten; the counts that are due are said."""
+    for event, conn, payload in server.take():
+        if event == CONNECT:
+            peers[conn] = f'client {conn} ({payload})'
+            on_connect(conn)
+        elif event == DISCONNECT:
+            if on_disconnect is not None:
+                on_disconnect(conn)
+            peer = peers.pop(conn, f'client {conn}')
+            warnings.forget(lambda key: key[0] == peer)
+        elif event == MESSAGE:
+            on_frame(conn, payload)
+    warnings.tick()

@@ -221,11 +221,10 @@ class GazeboPhysics:
         return BuiltRobot(spec, desc, '', base, fixed, actuated, contact, imu, pose=pose,
                           initial_positions=initial)
 
-    def _check(self, error: str | None = None) -> None:
+    def _check(self) -> None:
         """Raise what a callback found (a callback must not raise into gz-sim's C++ loop)."""
-        error = error or self._error
+        error, self._error = self._error, None
         if error:
-            self._error = None
             raise SimConfigError(error)
 
     # -- gz callbacks ---------------------------------------------------------------------------

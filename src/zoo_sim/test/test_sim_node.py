@@ -252,7 +252,7 @@ def test_cmd_vel_turns_the_joint_at_the_commanded_velocity():
 
 @pytest.mark.parametrize('params,match', [
     ({'robot_names': ['a', 'a'], **robot_params('a')}, "robot name 'a' is used twice"),
-    ({'backend': 'bullet'}, "parameter backend: expected 'mujoco' or 'gazebo'"),
+    ({'backend': 'bullet'}, "parameter backend: expected one of"),
     ({'robots.w.package': 'no_such_description'}, 'no_such_description: description package not found'),
     ({'robots.w.xacro_args': ['oops']}, "xacro_args: expected 'name:=value'"),
     ({'world': 'atlantis'}, "world 'atlantis' not found"),

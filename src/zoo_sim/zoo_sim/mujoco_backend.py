@@ -216,6 +216,13 @@ class MujocoPhysics:
         return cls(build_scene(world, robots, gravity=gravity, step=step,
                                joint_motor=joint_motor), seed=seed)
 
+    @classmethod
+    def from_config(cls, config) -> 'MujocoPhysics':
+        """The backend registry's constructor (backends.BackendConfig)."""
+        return cls.create(config.world, config.robots, gravity=config.gravity, step=config.step,
+                          validate=config.validate, joint_motor=config.joint_motor,
+                          seed=config.seed)
+
     # -- time ---------------------------------------------------------------------------------
     def advance(self, n_steps: int) -> None:
         """Run ``n_steps`` physics steps with the current commands (nothing while paused)."""

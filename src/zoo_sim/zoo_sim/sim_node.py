@@ -38,6 +38,7 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics as RobotMetri
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
 from . import SimConfigError
+from .backends import BackendConfig, backend_class, backend_parameters
 from .command_sync import CommandSync
 from .joint_motors import DEFAULT_MOTOR, check_model
 from .metrics import RobotMetrics, to_message
@@ -151,23 +152,22 @@ class Simulator(Node):
             return given
         robots = [self._robot_spec(n) for n in names]
         backend = self.get_parameter('backend').value
-        world = self.get_parameter('world').value
-        common = dict(gravity=None if gravity is None else [float(g) for g in gravity],
-                      step=step if step > 0 else None,
-                      validate=self.get_parameter('validate_world').value)
-        if backend == 'mujoco':
-            from .mujoco_backend import MujocoPhysics
-            motor = self.get_parameter('joint_motor').value
-            try:
-                check_model(motor)
-            except SimConfigError as exc:
-                raise SimConfigError(f'parameter {exc}') from None
-            return MujocoPhysics.create(world or None, robots, joint_motor=motor,
-                                        seed=self.get_parameter('seed').value, **common)
-        if backend == 'gazebo':
-            from .gazebo.gazebo_backend import GazeboPhysics
-            return GazeboPhysics.create(world or None, robots, **common)
-        raise SimConfigError(f"parameter backend: expected 'mujoco' or 'gazebo', got '{backend}'")
+        cls = backend_class(backend)
+        options = {key: self.declare_parameter(f'{backend}.{key}', default,
+                                               ParameterDescriptor(description=text)).value
+                   for key, (default, text) in backend_parameters(cls).items()}
+        motor = self.get_parameter('joint_motor').value
+        try:
+            check_model(motor)
+        except SimConfigError as exc:
+            raise SimConfigError(f'parameter {exc}') from None
+        return cls.from_config(BackendConfig(
+            world=self.get_parameter('world').value or None, robots=robots,
+            gravity=None if gravity is None else [float(g) for g in gravity],
+            step=step if step > 0 else None, validate=self.get_parameter('validate_world').value,
+            seed=self.get_parameter('seed').value,
+            real_time_factor=self.get_parameter('real_time_factor').value,
+            joint_motor=motor, options=options))
 
     def _robot_spec(self, name: str) -> RobotSpec:
         p = f'robots.{name}.'

@@ -90,6 +90,13 @@ class GazeboPhysics:
     features = frozenset({'joint_states', 'odometry', 'tf', 'imu', 'contacts'})
 
     @classmethod
+    def from_config(cls, config) -> 'GazeboPhysics':
+        """The backend registry's constructor (backends.BackendConfig); gz-sim draws its own
+        noise, so the seed and MuJoCo's joint-motor model do not apply."""
+        return cls.create(config.world, config.robots, gravity=config.gravity, step=config.step,
+                          validate=config.validate)
+
+    @classmethod
     def create(cls, world: str | Path | World | None, robots: Sequence[RobotSpec] = (), *,
                gravity: Sequence[float] | None = None, step: float | None = None,
                validate: bool = True) -> 'GazeboPhysics':

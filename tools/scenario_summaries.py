@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 # measured by the wall clock, different on every run
 VOLATILE = {'wall_time', 'real_time_factor', 'summary', 'output', 'bag', 'plots', 'report'}
+VOLATILE_PATTERN = re.compile(r'latency|wall|solve_time')
 
 
 def scenario_names() -> list[str]:
@@ -40,7 +42,8 @@ def wall_paced(name: str) -> bool:
 def strip(value, exact: bool):
     """The summary without wall-clock fields; for a wall-paced run, only its shape."""
     if isinstance(value, dict):
-        return {k: strip(v, exact) for k, v in sorted(value.items()) if k not in VOLATILE}
+        return {k: strip(v, exact) for k, v in sorted(value.items())
+                if k not in VOLATILE and not VOLATILE_PATTERN.search(k)}
     if isinstance(value, list):
         return [strip(v, exact) for v in value] if exact else ['list']
     if isinstance(value, float) and not math.isfinite(value):
@@ -51,16 +54,24 @@ def strip(value, exact: bool):
 
 
 def run_one(name: str, max_duration: float) -> dict:
-    with tempfile.TemporaryDirectory() as out:
+    # a fresh working directory: a scenario's relative outputs (a search journal) start empty
+    with tempfile.TemporaryDirectory() as cwd:
+        out = str(Path(cwd) / 'run')
         proc = subprocess.run([str(ROOT / 'bin' / 'robozoo'), 'run', name, '--duration',
-                               str(max_duration), '--output', out, '--overwrite', '--quiet'],
-                              capture_output=True, text=True, timeout=900)
+                               str(max_duration), '--output', out, '--quiet'],
+                              capture_output=True, text=True, timeout=900, cwd=cwd)
         summary_file = Path(out) / 'summary.json'
         if proc.returncode != 0 or not summary_file.exists():
             return {'error': f'exit {proc.returncode}: {proc.stderr.strip()[-400:]}'}
-        data = json.loads(summary_file.read_text())
+        return {'summary': json.loads(summary_file.read_text())}
+
+
+def comparable(run: dict, name: str) -> dict:
+    """What of a run is compared: its error, or its summary stripped as its pacing allows."""
+    if 'error' in run or 'exact' in run:  # an error, or stripped already (--write)
+        return run
     exact = not wall_paced(name)
-    return {'exact': exact, 'summary': strip(data, exact)}
+    return {'exact': exact, 'summary': strip(run['summary'], exact)}
 
 
 def diff(a, b, path='') -> list[str]:
@@ -89,7 +100,7 @@ def main(argv=None) -> int:
     results = {}
     for i, name in enumerate(names, 1):
         print(f'[{i}/{len(names)}] {name}', file=sys.stderr, flush=True)
-        results[name] = run_one(name, args.max_duration)
+        results[name] = comparable(run_one(name, args.max_duration), name)
     if args.write:
         args.write.write_text(json.dumps({'max_duration': args.max_duration, 'runs': results},
                                          indent=1, sort_keys=True))

@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # measured by the wall clock, different on every run
 VOLATILE = {'wall_time', 'real_time_factor', 'summary', 'output', 'bag', 'plots', 'report'}
 VOLATILE_PATTERN = re.compile(r'latency|wall|solve_time')
+# where the checkout is: warnings name files by absolute path
+CHECKOUT_PATH = re.compile(r'/\S*?/(?=(install|src|config|worlds|models)/)')
 
 
 def scenario_names() -> list[str]:
@@ -48,6 +50,8 @@ def strip(value, exact: bool):
         return [strip(v, exact) for v in value] if exact else ['list']
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
+    if isinstance(value, str):
+        value = CHECKOUT_PATH.sub('<checkout>/', value)
     if exact:
         return value
     return type(value).__name__
@@ -68,8 +72,10 @@ def run_one(name: str, max_duration: float) -> dict:
 
 def comparable(run: dict, name: str) -> dict:
     """What of a run is compared: its error, or its summary stripped as its pacing allows."""
-    if 'error' in run or 'exact' in run:  # an error, or stripped already (--write)
+    if 'error' in run:
         return run
+    if 'exact' in run:  # stripped already (--write): checkout paths as this version strips them
+        return {'exact': run['exact'], 'summary': strip(run['summary'], True)}
     exact = not wall_paced(name)
     return {'exact': exact, 'summary': strip(run['summary'], exact)}
 
@@ -118,7 +124,7 @@ def main(argv=None) -> int:
         if name not in before['runs']:
             print(f'{name}: new scenario, nothing to compare')
             continue
-        d = diff(before['runs'][name], after)
+        d = diff(comparable(before['runs'][name], name), after)
         kind = 'exact' if after.get('exact') else 'shape'
         print(f'{name}: {"equal" if not d else "DIFFERS"} ({kind})')
         for line in d[:10]:

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from coupled_wave_gait.evaluation import (REFERENCE_FITNESS, EvaluationConfig, WalkMonitor,
+from gait_player.walk_evaluation import (REFERENCE_FITNESS, EvaluationConfig, WalkMonitor,
                                           WalkStatistics, evaluate_path, fitness,
                                           straight_walk_fitness)
 

@@ -83,6 +83,9 @@ class GaitPlayer(Node):
             entry = lookup(generator)
         except ValueError as e:
             raise ParameterError(f'{self.get_name()}: parameter generator: {e}') from None
+        if resolve_name(generator) != generator:  # a file from before issue 26: it plays
+            self.get_logger().warning(f'parameter generator: {generator!r} is now called '
+                                      f'{resolve_name(generator)!r}')
         self.legs: LegPlayback | None = None
         if isinstance(entry, LegProtocol):
             self._init_legs(entry)

@@ -8,8 +8,8 @@ Two playback modes:
   sample (T/18) so that at each instant where the sampled mode switches to a new vector both modes
   command the same value; the sampled mode is then a zero-order hold of the continuous one.
 
-``sole='parallel'`` (generator ``nao_wave_walk_flat``; ours, not the spec's) replaces the ankle waves so
-that the soles stay parallel to the torso (:func:`sole_parallel`).
+``sole='parallel'`` (generator ``nao_wave_walk_flat``; ours, not the spec's) replaces the ankle
+waves so that the soles stay parallel to the torso (:func:`sole_parallel`).
 """
 from __future__ import annotations
 

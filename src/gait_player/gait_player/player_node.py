@@ -386,8 +386,9 @@ class GaitPlayer(Node):
         return WalkStatisticsMsg(**d)
 
     def robozoo_metrics(self) -> dict:
-        """A timed protocol: its legs (:meth:`LegPlayback.metrics`). A walk: the current walk (finished or still under way when the run ends) in SI units, plus the
-        seed's statistics record (cm, s) under ``statistics``."""
+        """A timed protocol: its legs (:meth:`LegPlayback.metrics`). A walk: the current walk
+        (finished or still under way when the run ends) in SI units, plus the seed's statistics
+        record (cm, s) under ``statistics``."""
         if self.legs is not None:
             return self.legs.metrics()
         params = None

@@ -23,6 +23,8 @@ import math
 from dataclasses import asdict, dataclass, fields
 from typing import Sequence
 
+from zoo_sim.metrics import has_fallen
+
 M_TO_CM = 100.0
 MIN_ERROR_CM = 1e-4
 EPS_T = 1e-9  # s; sim-time comparisons at period and duration boundaries
@@ -145,7 +147,7 @@ class WalkMonitor:
         elapsed = t - self.t0
         while elapsed >= (len(self._cycle_samples) + 1) * self.period_s - EPS_T:
             self._cycle_samples.append(self._last[:2])
-        if xyz_m[2] < self.config.fall_height_m:
+        if has_fallen(xyz_m[2], self.config.fall_height_m):
             self.finished = self.fallen = True
         elif elapsed >= self.config.duration_s - EPS_T:
             self.finished = True

@@ -1,8 +1,8 @@
 """The ZMP walk as a gait generator for the gait player (plug-in ``nao_zmp_walk``).
 
-A :class:`~gait_player.generator.GaitGenerator` registered with the ``'pd'``
-command interface: besides the positions the protocol asks for, :meth:`NaoZmpWalk.pd_lists` gives each
-tick's target velocities and feed-forward torques, and :attr:`kp`/:attr:`kd` the gains, which the
+A :class:`~gait_player.generator.GaitGenerator` registered with the ``'pd'`` command interface:
+besides the positions the protocol asks for, :meth:`NaoZmpWalk.pd_lists` gives each tick's
+target velocities and feed-forward torques, and :attr:`kp`/:attr:`kd` the gains, which the
 player sends as zoo_interfaces/JointPDCommand (the motor driver's loop, evaluated by the simulator
 at every physics step). Position-only playback would leave the legs stiff against each other in
 double support (README, "Why PD").

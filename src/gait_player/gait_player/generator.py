@@ -52,12 +52,11 @@ class WalkParameters:
 
 @dataclass(frozen=True)
 class Generator:
-    """A registry entry: ``make(params, version, arm_swing, urdf=..., options=...)``.
+    """The registry entry of a walk: ``make(params, version, arm_swing, urdf=..., options=...)``.
     ``walk_params``: the parameter vector it plays (``params``; None: it has none);
-    ``needs_description``: it
-    needs the robot's URDF (``urdf``, from ``robot_description``); ``options``: defaults of its own
-    parameters (the Walker declares them as ``gait.<name>``), checked by ``check``;
-    ``command_interface``: ``'targets'`` or ``'pd'``."""
+    ``needs_description``: it needs the robot's URDF (``urdf``, from ``robot_description``);
+    ``options``: defaults of its own parameters (the player declares them as ``gait.<name>``),
+    checked by ``check``; ``command_interface``: ``'targets'`` or ``'pd'``."""
     make: Callable[..., GaitGenerator]
     walk_params: WalkParameters | None = None
     needs_description: bool = False

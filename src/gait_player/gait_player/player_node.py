@@ -5,7 +5,7 @@ A timed protocol (:class:`~gait_player.legs.LegProtocol`, the snake's gaits) is 
 leg at its own rate on ``joint_targets``, with the parameters the gait declares
 (:mod:`.legs`). Every other gait is a walk, played through the seed's Walker interface
 (setParams, startWalk, stopWalk, getStadistics) as ROS 2 services, driving the
-:class:`~gait_player.generator.GaitGenerator` through ``joint_targets`` on sim time:
+:class:`~gait_player.generator.GaitGenerator` through ``joint_targets`` on sim time.
 
 Services (relative to the namespace): ``set_params`` (zoo_interfaces/SetWalkParams),
 ``start_walk`` and ``stop_walk`` (std_srvs/Trigger), ``get_statistics``

@@ -1,7 +1,9 @@
 """Walk evaluation: termination, statistics and fitness of a walk (specs/nao.md §6, §11 items 3-5).
 
 Positions come in metres (simulator frame) and statistics are reported in centimetres and seconds,
-the original's units, because the fitness value depends on them. Resolutions of the spec's gaps:
+the original's units, because the fitness value depends on them. A fall is the metrics
+observer's rule on the base height (``zoo_sim.metrics.has_fallen``). Resolutions of the spec's
+gaps:
 - straightness uses a lateral reference instead of y0 (0/0 at the world origin):
   straightness = y_ref / (y_ref + |y1 - y0|), y_ref = 100 cm by default;
 - fitness = sqrt(d³/t) · sqrt(1/max(error, 1e-4 cm)) · straightness, 0 after a fall;

@@ -44,7 +44,7 @@ def shipped_overrides() -> list[str]:
 
 def timed_walks(n: int, barrier=None) -> tuple[float, list]:
     """Build the evaluator (one warm-up walk), then time ``n`` walks of the shipped gait."""
-    from coupled_wave_gait.nao_walk import WalkParams
+    from coupled_wave_gait.nao_wave_walk import WalkParams
     from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
 
     params = WalkParams.from_sequence(shipped_params())
@@ -63,7 +63,7 @@ def solver_iterations() -> tuple[float, float]:
     """(mean, 95th percentile) Newton iterations per physics step of one walk of the shipped gait
     (recorded through the simulator's step_observers, outside the timed walks)."""
     import numpy as np
-    from coupled_wave_gait.nao_walk import WalkParams
+    from coupled_wave_gait.nao_wave_walk import WalkParams
     from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
 
     evaluate = ScenarioEvaluator('nao_gait_search', shipped_overrides())

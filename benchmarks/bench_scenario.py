@@ -16,7 +16,7 @@ best of 3, which varies much less than the difference of two timed runs with phy
 
 Prints a table, then one JSON line: {"bench": "scenario", "bare_us_per_step": ...,
 "scenario_us_per_step": ..., "ratio": ..., "recorded_us_per_step": ..., "recorded_ratio": ...}
-Targets (issue 9, for nao_wave_walk, the issue's `nao_walk` then): ratio <= 1.5, recorded_ratio <= 1.7.
+Targets (issue 9, for nao_wave_walk): ratio <= 1.5, recorded_ratio <= 1.7.
 """
 from __future__ import annotations
 

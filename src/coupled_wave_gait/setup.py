@@ -12,17 +12,24 @@ setup(
     ],
     install_requires=['setuptools'],
     zip_safe=True,
-    description='Coupled-wave gaits, the Nao walk, walk evaluation and gait search',
+    description='Coupled-wave gaits: the Nao wave walk (gait-player plug-ins), quality, search',
     license='Apache-2.0',
     tests_require=['pytest'],
     entry_points={
         'console_scripts': [
-            'walker = coupled_wave_gait.walker_node:main',
+            # the gait player under its old name, for zoo_bringup's gait search and quality
+            # (evaluator.WALKER_NODE) until they name gait_player/player
+            'walker = gait_player.player_node:main',
             'gait_search = coupled_wave_gait.search_node:main',
         ],
         'robozoo.nodes': [
-            'coupled_wave_gait/walker = coupled_wave_gait.walker_node:Walker',
+            'coupled_wave_gait/walker = gait_player.player_node:GaitPlayer',
             'coupled_wave_gait/gait_search = coupled_wave_gait.search_node:GaitSearch',
+        ],
+        'gait_player.generators': [
+            'nao_wave_walk = coupled_wave_gait.player_plugin:nao_wave_walk',
+            'nao_wave_walk_flat = coupled_wave_gait.player_plugin:nao_wave_walk_flat',
+            'nao_wave_walk_smooth = coupled_wave_gait.player_plugin:nao_wave_walk_smooth',
         ],
     },
 )

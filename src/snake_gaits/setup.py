@@ -20,12 +20,13 @@ setup(
     tests_require=['pytest'],
     entry_points={
         'console_scripts': [
-            'gait = snake_gaits.gait_node:main',
             'state_logger = snake_gaits.state_logger_node:main',
         ],
         'robozoo.nodes': [
-            'snake_gaits/gait = snake_gaits.gait_node:SnakeGait',
             'snake_gaits/state_logger = snake_gaits.state_logger_node:StateLogger',
+        ],
+        'gait_player.generators': [
+            'snake_gait = snake_gaits.player_plugin:snake_gait',
         ],
     },
 )

@@ -16,4 +16,9 @@ setup(
                 'analytic leg IK, inverse-dynamics feed-forward, PD joint commands',
     license='Apache-2.0',
     tests_require=['pytest'],
+    entry_points={
+        'gait_player.generators': [
+            'nao_zmp_walk = zmp_walk.player_plugin:nao_zmp_walk',
+        ],
+    },
 )

@@ -46,6 +46,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from zoo_sim.metrics import has_fallen
+
 HIP_PITCH_JOINTS = ('LHipPitch', 'RHipPitch')
 EFFORT_LIMIT_SHARE = 0.99  # |effort| >= 0.99 x the limit counts as "at the limit"
 SOLE_CORNERS = 4
@@ -340,10 +342,11 @@ def measure(rec: GaitRecording, hip_pitch: Sequence[str] = HIP_PITCH_JOINTS,
         k = index[joint]
         at_limit[joint] = float(np.mean(
             np.abs(rec.effort[:, k]) >= EFFORT_LIMIT_SHARE * rec.effort_limit[k]))
+    min_z = float(np.min(xyz[:, 2]))
     return GaitQuality(
         duration_s=t, samples=rec.samples, forward_m=float(xyz[-1, 0] - xyz[0, 0]),
         lateral_end_m=float(lateral[-1]), max_lateral_m=float(np.max(np.abs(lateral))),
-        min_base_z_m=float(np.min(xyz[:, 2])), fell=bool(np.min(xyz[:, 2]) < rec.fall_height_m),
+        min_base_z_m=min_z, fell=has_fallen(min_z, rec.fall_height_m),
         touchdowns_per_s={f: float(n) / t for f, n in zip(rec.feet, tds.tolist())},
         flat_fraction=flat, median_slip_m_s=slip, max_velocity_ratio=float(peak[worst]),
         max_velocity_joint=rec.joints[worst], effort_limit_fraction=at_limit,

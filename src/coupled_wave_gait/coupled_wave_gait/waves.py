@@ -20,8 +20,8 @@ FOUR_PI = 4.0 * math.pi
 HIP_FLAT_START = 3.0 * math.pi / 4.0
 HIP_FLAT_END = math.pi
 HIP_SINE_GAIN = 6.0 / 11.0
-# Ramped hip pitch (ours, not the spec's; the generator nao_walk_smooth): the flat top is entered
-# by a straight ramp from the sine's crest at x = π/2 instead of a step at 3π/4 (a jump of
+# Ramped hip pitch (ours, not the spec's; the generator nao_wave_walk_smooth): the flat top is
+# entered by a straight ramp from the sine's crest at x = π/2 instead of a step at 3π/4 (a jump of
 # (1 - (6/11)·sin(3π/4))·A, 0.61·A, in one tick, which drove the stance hip into its effort limit
 # and rocked the stance foot onto its heel; coupled_wave_gait README, "Gait quality").
 HIP_RAMP_START = math.pi / 2.0

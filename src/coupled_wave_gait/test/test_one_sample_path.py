@@ -1,5 +1,5 @@
-"""The one-sample path the Walker plays at every control tick (``OscillatorBank.value_list``,
-``NaoWalk.continuous_list``) against the vectorised path it replaces: the same numbers to the last
+"""The one-sample path the gait player plays at every control tick (``OscillatorBank.value_list``,
+``NaoWaveWalk.continuous_list``) against the vectorised path it replaces: the same numbers to the last
 bit (compared as bytes, so even the sign of a zero counts), because the shipped walk's figures and
 the determinism tests depend on the exact commands."""
 import math
@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from coupled_wave_gait import nao_walk as nw
-from coupled_wave_gait.gait_generator import GENERATORS
-from coupled_wave_gait.nao_walk import EARLIER, LATER, NaoWalk, WalkParams
+from coupled_wave_gait import nao_wave_walk as nw
+from coupled_wave_gait import player_plugin
+from coupled_wave_gait.nao_wave_walk import EARLIER, LATER, NaoWaveWalk, WalkParams
 from coupled_wave_gait.oscillator_bank import Coupling, Oscillator, OscillatorBank
 from coupled_wave_gait.waves import SHAPES, WaveShape
 
@@ -23,7 +23,7 @@ def bits(values) -> bytes:
     return np.asarray(values, dtype=float).tobytes()
 
 
-def vectorised_continuous_rad(walk: NaoWalk, elapsed: float) -> np.ndarray:
+def vectorised_continuous_rad(walk: NaoWaveWalk, elapsed: float) -> np.ndarray:
     """The continuous command as the Walker computed it before the one-sample path."""
     v = walk.bank.values(elapsed + walk.sample_interval)
     v = (nw.sole_parallel(v) if walk.sole == 'parallel' else v)[0]
@@ -36,7 +36,7 @@ def random_params(rng) -> WalkParams:
     return WalkParams.from_sequence(rng.uniform(lo, hi))
 
 
-def walk_times(walk: NaoWalk, rng) -> list[float]:
+def walk_times(walk: NaoWaveWalk, rng) -> list[float]:
     """Control ticks as the Walker computes them (integer ns × 1e-9), the sampled mode's switching
     instants (where a phase lands on i/18 of the domain, on or near a shape's branch boundary),
     and random times, negative ones included."""
@@ -45,14 +45,14 @@ def walk_times(walk: NaoWalk, rng) -> list[float]:
     return ticks + switching + rng.uniform(-20.0, 200.0, 60).tolist()
 
 
-@pytest.mark.parametrize('generator', ['nao_walk', 'nao_walk_flat', 'nao_walk_smooth'])
+@pytest.mark.parametrize('generator', ['nao_wave_walk', 'nao_wave_walk_flat', 'nao_wave_walk_smooth'])
 def test_continuous_list_is_the_vectorised_command_bit_for_bit(generator):
     rng = np.random.default_rng(9)
     cases = [(SHIPPED, LATER, True), (SHIPPED, EARLIER, False)]
     cases += [(random_params(rng), (LATER, EARLIER)[i % 2], i % 3 != 0) for i in range(25)]
     for params, version, arm_swing in cases:
         for p in (params, version.apply(params)):
-            walk = GENERATORS[generator](p, version, arm_swing)
+            walk = getattr(player_plugin, generator)()(p, version, arm_swing)
             for t in walk_times(walk, rng):
                 fast = walk.continuous_list(t)
                 assert bits(fast) == bits(vectorised_continuous_rad(walk, t)), (p, t)

@@ -61,3 +61,29 @@ def read(path: str | Path) -> tuple[list[str], np.ndarray]:
 
 def duration(rows: np.ndarray) -> float:
     return len(rows) * SAMPLE_INTERVAL
+
+
+class AngleFileGait:
+    """A read file as a gait generator: row k is the k-th 0.1 s command (held in between)."""
+
+    def __init__(self, joints: list[str], rows_rad: np.ndarray):
+        self.joints = tuple(joints)
+        self.rows = rows_rad
+        self.period = duration(rows_rad)
+        self.sample_interval = SAMPLE_INTERVAL
+
+    def sample_rad(self, k: int) -> np.ndarray:
+        return self.rows[k]
+
+    def continuous_rad(self, elapsed: float) -> np.ndarray:
+        return self.rows[min(int(elapsed / SAMPLE_INTERVAL + 1e-9), len(self.rows) - 1)]
+
+    def continuous_list(self, elapsed: float) -> list[float]:
+        return self.continuous_rad(elapsed).tolist()
+
+    def limit_violations(self, limits) -> dict[str, int]:
+        out = {}
+        for j, name in enumerate(self.joints):
+            lo, hi = limits.get(name, (-np.inf, np.inf))
+            out[name] = int(((self.rows[:, j] < lo) | (self.rows[:, j] > hi)).sum())
+        return out

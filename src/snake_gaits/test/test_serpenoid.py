@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from coupled_wave_gait.gait_generator import GaitGenerator
+from gait_player.generator import GaitGenerator
 from snake_gaits import angle_file, state_log
 from snake_gaits.serpenoid import GAITS, GaitError, Serpenoid, preset
 

@@ -281,7 +281,7 @@ def walk_from_plan(plan, monkeypatch, tmp_path):
 
 def test_the_generator_is_the_walkers_pd_gait(plan, nao_urdf, limits, walk_from_plan):
     # coupled_wave_gait exec-depends on zmp_walk: a test_depend back would be a cycle for colcon
-    GaitGenerator = pytest.importorskip('coupled_wave_gait.gait_generator').GaitGenerator
+    GaitGenerator = pytest.importorskip('gait_player.generator').GaitGenerator
     walk = NaoZmpWalk(nao_urdf)
     assert isinstance(walk, GaitGenerator)
     assert walk.joints == plan.joints and walk.period == plan.period

@@ -1,9 +1,9 @@
-"""The ZMP walk as a gait generator for coupled_wave_gait's Walker (generator ``nao_zmp_walk``).
+"""The ZMP walk as a gait generator for the gait player (plug-in ``nao_zmp_walk``).
 
-A :class:`~coupled_wave_gait.gait_generator.GaitGenerator` registered with the ``'pd'``
-command interface: besides the positions the protocol asks for, :meth:`NaoZmpWalk.pd_lists` gives each
-tick's target velocities and feed-forward torques, and :attr:`kp`/:attr:`kd` the gains, which the
-Walker sends as zoo_interfaces/JointPDCommand (the motor driver's loop, evaluated by the simulator
+A :class:`~gait_player.generator.GaitGenerator` registered with the ``'pd'`` command interface:
+besides the positions the protocol asks for, :meth:`NaoZmpWalk.pd_lists` gives each tick's
+target velocities and feed-forward torques, and :attr:`kp`/:attr:`kd` the gains, which the
+player sends as zoo_interfaces/JointPDCommand (the motor driver's loop, evaluated by the simulator
 at every physics step). Position-only playback would leave the legs stiff against each other in
 double support (README, "Why PD").
 """

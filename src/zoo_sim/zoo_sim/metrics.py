@@ -1,8 +1,9 @@
 """The metrics observer: fall, tilt, drift and penetration of a robot, computed in one place from
 the robot contract (zoo_sim.robot_interface), whatever the backend. The simulator node samples
 one observer per robot at ``metrics_sample_rate`` and publishes it at ``metrics_rate`` on
-``/<robot>/metrics``
-(zoo_interfaces/RobotMetrics); ``robozoo run`` takes summary.json's robots from those messages.
+``/<robot>/metrics`` (zoo_interfaces/RobotMetrics); ``robozoo run`` takes summary.json's robots
+from those messages. Its fall rule (:func:`has_fallen`) is the only one: the gait player's walk
+evaluation and the gait quality call it.
 """
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ from .transforms import rotation_change_deg, tilt_change_deg, tilt_deg
 FIELDS = ('base_start', 'base_end', 'drift_xy', 'drift_xyz', 'max_tilt_deg',
           'max_tilt_change_deg', 'yaw_change_deg', 'min_base_height', 'max_penetration', 'fell',
           'fell_at', 'joints', 'commands_rejected', 'commands_clamped')
+
+
+def has_fallen(height_m: float, fall_height_m: float, tilt_deg: float = 0.0,
+               fall_tilt_deg: float = math.inf) -> bool:
+    """The fall rule, the one every walk judge uses: the base (model origin) below
+    ``fall_height_m``, or tilted more than ``fall_tilt_deg`` from upright (a judge that sees
+    only heights, like the walk evaluation, leaves the tilt out)."""
+    return height_m < fall_height_m or tilt_deg > fall_tilt_deg
 
 
 class RobotMetrics:
@@ -51,7 +60,7 @@ class RobotMetrics:
         self.min_height = min(self.min_height, height)
         self.max_tilt = max(self.max_tilt, tilt)
         self.max_penetration = max(self.max_penetration, self.backend.penetration(self.robot))
-        if self.fell_at is None and (height < self.fall_height or tilt > self.fall_tilt):
+        if self.fell_at is None and has_fallen(height, self.fall_height, tilt, self.fall_tilt):
             self.fell_at = now_s
 
     def summary(self) -> dict:

@@ -1,4 +1,4 @@
-"""The Walker node on sim time against a scripted stand-in for the simulator: the four services
+"""The gait player walking the coupled-wave walk on sim time against a scripted stand-in for the simulator: the four services
 (R11), the reset sequence, 18 target updates per period (R13), hip yaw-pitch at 0 (R14), the
 6 s limit and fall termination (R16) and repeatability (R15)."""
 import math
@@ -20,8 +20,8 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics  # noqa: E4
 from zoo_runtime.interfaces.zoo_interfaces.srv import (GetWalkStatistics,  # noqa: E402
                                                        SetWalkParams)
 
-from coupled_wave_gait.nao_walk import PARAM_NAMES, NaoWalk, WalkParams  # noqa: E402
-from coupled_wave_gait.walker_node import Walker  # noqa: E402
+from coupled_wave_gait.nao_wave_walk import PARAM_NAMES, NaoWaveWalk, WalkParams  # noqa: E402
+from gait_player.player_node import GaitPlayer  # noqa: E402
 
 P = rclpy.parameter.Parameter
 SIM = P('use_sim_time', value=True)
@@ -75,7 +75,7 @@ class ScriptedRobot:
 
 
 class Rig:
-    """A Walker, a scripted robot (``robot_class``; test_walker_pd.py brings its own) and a
+    """A Walker, a scripted robot (``robot_class``; test_player_pd.py brings its own) and a
     client node on one lockstep executor."""
 
     def __init__(self, walker_params=(), robot_class=None, **robot):
@@ -87,7 +87,7 @@ class Rig:
         self.stats = []
         self.client_node.create_subscription(WalkStatistics, 'walk_statistics',
                                              self.stats.append, 10)
-        self.walker = Walker(context=self.ctx, namespace='/nao',
+        self.walker = GaitPlayer(context=self.ctx, namespace='/nao',
                              parameter_overrides=[SIM] + list(walker_params))
         self.ex = LockstepExecutor(context=self.ctx)
         for n in (self.robot.node, self.client_node, self.walker):
@@ -140,7 +140,7 @@ def test_services_reset_sequence_playback_and_statistics(rig):
     # The simulator, then the PID node were reset before the walk.
     assert [c[0] for c in r.robot.calls] == ['sim', 'pid']
     # Walk targets: from the first odometry after the reset, one per T/18 of sim time.
-    walk = NaoWalk(WalkParams.from_sequence(PARAMS))
+    walk = NaoWaveWalk(WalkParams.from_sequence(PARAMS))
     moving = [(t, q) for t, names, q in r.robot.targets if np.any(q != 0.0)]
     times = np.array([t for t, _ in moving])
     t0 = times[0]
@@ -195,12 +195,13 @@ def test_bad_parameters_are_refused(rig):
     res = set_params(r, [0.0] + PARAMS[1:])
     assert not res.success and 'period_s' in res.message
     with pytest.raises(Exception, match='mode: expected sampled or continuous'):
-        Walker(context=r.ctx, parameter_overrides=[P('mode', value='wave')])
-    with pytest.raises(Exception, match="generator: expected one of nao_walk, nao_walk_flat, "
-                       "nao_walk_smooth, nao_zmp_walk, got 'snake'"):
-        Walker(context=r.ctx, parameter_overrides=[P('generator', value='snake')])
+        GaitPlayer(context=r.ctx, parameter_overrides=[P('mode', value='wave')])
+    with pytest.raises(Exception, match="generator: expected one of nao_wave_walk, "
+                       "nao_wave_walk_flat, nao_wave_walk_smooth, nao_zmp_walk, snake_gait, "
+                       "got 'snake'; did you mean 'snake_gait'"):
+        GaitPlayer(context=r.ctx, parameter_overrides=[P('generator', value='snake')])
     with pytest.raises(Exception, match='ramp_time: expected >= 0 s, got -1.0'):
-        Walker(context=r.ctx, parameter_overrides=[P('ramp_time', value=-1.0)])
+        GaitPlayer(context=r.ctx, parameter_overrides=[P('ramp_time', value=-1.0)])
 
 
 def test_continuous_mode_publishes_the_waves_at_the_control_rate(rig):
@@ -208,7 +209,7 @@ def test_continuous_mode_publishes_the_waves_at_the_control_rate(rig):
              P('mode', value='continuous'), P('continuous_rate', value=200.0),
              P('duration', value=1.0)])
     r.run_for(1.5)
-    walk = NaoWalk(WalkParams.from_sequence(PARAMS))
+    walk = NaoWaveWalk(WalkParams.from_sequence(PARAMS))
     moving = [(t, q) for t, _, q in r.robot.targets if np.any(q != 0.0)]
     t0 = moving[0][0]
     assert len(moving) == 201                                  # 200 Hz for 1 s, both ends
@@ -223,7 +224,7 @@ def test_ramp_eases_from_the_reset_posture_into_the_gait(rig):
              P('mode', value='continuous'), P('continuous_rate', value=200.0),
              P('duration', value=1.0), P('ramp_time', value=0.3)])
     r.run_for(1.5)
-    walk = NaoWalk(WalkParams.from_sequence(PARAMS))
+    walk = NaoWaveWalk(WalkParams.from_sequence(PARAMS))
     moving = [(t, q) for t, _, q in r.robot.targets if np.any(q != 0.0)]
     t0 = moving[0][0] - 1.0 / 200.0                            # the first target is the posture
     steps = [np.max(np.abs(b[1] - a[1])) for a, b in zip(moving, moving[1:])]

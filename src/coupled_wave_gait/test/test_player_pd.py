@@ -1,4 +1,4 @@
-"""The Walker playing a PD generator (nao_zmp_walk, the zmp_walk package's plan) on sim time
+"""The gait player walking a PD generator (nao_zmp_walk, the zmp_walk package's plan) on sim time
 against a scripted stand-in for the simulator: it waits for robot_description, then sends
 zoo_interfaces/JointPDCommand with the generator's joints, gains, velocities and feed-forward
 torques: the reset posture with the standing torques while it settles, the plan while it walks.
@@ -19,8 +19,8 @@ from zoo_runtime.interfaces.std_srvs.srv import Empty  # noqa: E402
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand  # noqa: E402
 
 from joint_pid_control.params import ParameterError  # noqa: E402
-from coupled_wave_gait.walker_node import Walker  # noqa: E402
-from test_walker_node import Rig  # noqa: E402  (its lockstep rig, with this file's robot)
+from gait_player.player_node import GaitPlayer  # noqa: E402
+from test_player_walk import Rig  # noqa: E402  (its lockstep rig, with this file's robot)
 
 P = rclpy.parameter.Parameter
 SIM = P('use_sim_time', value=True)
@@ -156,15 +156,15 @@ def test_waits_for_the_description_then_settles_and_plays_the_plan_as_pd_command
 def test_a_bad_gait_parameter_or_playback_mode_is_refused_at_construction(rig, nao_urdf):
     r = rig()
     with pytest.raises(ParameterError) as e:
-        Walker(context=r.ctx, parameter_overrides=PD_WALK + [P('gait.step_length', value=-1.0)])
-    assert str(e.value) == 'walker: parameter gait.step_length: expected >= 0, got -1.0'
+        GaitPlayer(context=r.ctx, parameter_overrides=PD_WALK + [P('gait.step_length', value=-1.0)])
+    assert str(e.value) == 'gait_player: parameter gait.step_length: expected >= 0, got -1.0'
     with pytest.raises(ParameterError) as e:
-        Walker(context=r.ctx, parameter_overrides=PD_WALK + [P('mode', value='sampled')])
-    assert str(e.value) == ("walker: parameter mode: nao_zmp_walk plays continuously, got "
+        GaitPlayer(context=r.ctx, parameter_overrides=PD_WALK + [P('mode', value='sampled')])
+    assert str(e.value) == ("gait_player: parameter mode: nao_zmp_walk plays continuously, got "
                             "'sampled'")
     with pytest.raises(ParameterError) as e:
-        Walker(context=r.ctx, parameter_overrides=PD_WALK + [P('ramp_time', value=0.5)])
-    assert str(e.value) == ('walker: parameter ramp_time: nao_zmp_walk starts from the reset '
+        GaitPlayer(context=r.ctx, parameter_overrides=PD_WALK + [P('ramp_time', value=0.5)])
+    assert str(e.value) == ('gait_player: parameter ramp_time: nao_zmp_walk starts from the reset '
                             'posture itself; expected 0, got 0.5')
 
 
@@ -189,7 +189,7 @@ def test_auto_start_gives_up_on_a_plan_that_cannot_be_made(rig, nao_urdf):
 
 
 def test_a_wave_generator_still_sends_joint_targets(rig):
-    r = rig([P('generator', value='nao_walk'), P('mode', value='continuous'),
+    r = rig([P('generator', value='nao_wave_walk'), P('mode', value='continuous'),
              P('params', value=[0.6, 15.0, -20.0, 30.0, 0.5, 40.0, 10.0, 0.0, -20.0, 25.0]),
              P('auto_start', value=True), P('duration', value=0.5),
              P('reset_services', value=['/sim/reset'])])

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from coupled_wave_gait.evaluation import (REFERENCE_FITNESS, EvaluationConfig, WalkMonitor,
+from gait_player.walk_evaluation import (REFERENCE_FITNESS, EvaluationConfig, WalkMonitor,
                                           WalkStatistics, evaluate_path, fitness,
                                           straight_walk_fitness)
 
@@ -121,3 +121,13 @@ def test_forward_direction_scores_only_progress_along_x():
     assert evaluate_path(t, p, 0.6, forward).fitness == pytest.approx(any_dir.fitness)
     with pytest.raises(ValueError, match='direction'):
         EvaluationConfig(direction='backward')
+
+
+def test_a_walk_falls_by_the_metrics_observers_rule():
+    """One fall rule (zoo_sim.metrics.has_fallen): below the fall height, strictly."""
+    from zoo_sim.metrics import has_fallen
+    m = WalkMonitor(0.6, EvaluationConfig(fall_height_m=0.15))
+    m.start(0.0, (0.0, 0.0, 0.3))
+    assert not m.update(0.1, (0.0, 0.0, 0.15)) and not has_fallen(0.15, 0.15)
+    assert m.update(0.2, (0.0, 0.0, 0.1499)) and m.fallen and has_fallen(0.1499, 0.15)
+    assert has_fallen(0.3, 0.15, tilt_deg=46.0, fall_tilt_deg=45.0)

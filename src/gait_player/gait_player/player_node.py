@@ -1,11 +1,16 @@
-"""The Walker node: the seed's Walker interface (setParams, startWalk, stopWalk, getStadistics)
-as ROS 2 services, driving a gait through ``joint_targets`` on sim time. The gait is any
-:class:`~coupled_wave_gait.gait_generator.GaitGenerator` named by the ``generator`` parameter
-(default ``nao_walk``, the Nao 10-parameter walk).
+"""The gait player node: plays any registered gait (:mod:`.registry`) named by the
+``generator`` parameter (default ``nao_wave_walk``, the Nao 10-parameter coupled-wave walk).
+
+A timed protocol (:class:`~gait_player.legs.LegProtocol`, the snake's gaits) is played leg by
+leg at its own rate on ``joint_targets``, with the parameters the gait declares
+(:mod:`.legs`). Every other gait is a walk, played through the seed's Walker interface
+(setParams, startWalk, stopWalk, getStadistics) as ROS 2 services, driving the
+:class:`~gait_player.generator.GaitGenerator` through ``joint_targets`` on sim time.
 
 Services (relative to the namespace): ``set_params`` (zoo_interfaces/SetWalkParams),
 ``start_walk`` and ``stop_walk`` (std_srvs/Trigger), ``get_statistics``
-(zoo_interfaces/GetWalkStatistics). Topics: publishes ``joint_targets`` (sensor_msgs/JointState,
+(zoo_interfaces/GetWalkStatistics); ``set_params`` needs a gait that plays walk parameters
+(its entry's ``walk_params``). Topics: publishes ``joint_targets`` (sensor_msgs/JointState,
 rad), or for a generator with PD commands (``nao_zmp_walk``) ``joint_pd_commands``
 (zoo_interfaces/JointPDCommand: positions, velocities, feed-forward torques and the generator's
 gains, at ``continuous_rate``), and ``walk_statistics`` (zoo_interfaces/WalkStatistics, once per
@@ -43,9 +48,11 @@ from zoo_runtime.interfaces.zoo_interfaces.srv import GetWalkStatistics, SetWalk
 from joint_pid_control.joint_limits import all_limits_from_urdf
 from joint_pid_control.params import ParameterError
 
-from .evaluation import M_TO_CM, REFERENCE_FITNESS, EvaluationConfig, WalkMonitor, WalkStatistics
-from .gait_generator import GENERATORS, PLAYBACK_MODES, GaitGenerator
-from .nao_walk import PARAM_NAMES, VERSIONS, WalkParams
+from .generator import PLAYBACK_MODES, GaitGenerator
+from .legs import LegPlayback, LegProtocol
+from .registry import lookup, resolve_name
+from .walk_evaluation import (M_TO_CM, REFERENCE_FITNESS, EvaluationConfig, WalkMonitor,
+                              WalkStatistics)
 
 Node = rclpy.node.Node
 Parameter = rclpy.parameter.Parameter
@@ -56,6 +63,7 @@ IDLE, ARMING, RESETTING, SETTLING, WALKING, DONE = (
     'idle', 'arming', 'resetting', 'settling', 'walking', 'done')
 SETTLE_PUBLISH_PERIOD = 0.05  # s: zero targets while resetting/settling keep the PID fed
 CANNOT_PLAN = 'cannot plan the gait'
+DEFAULT_GENERATOR = 'nao_wave_walk'
 
 
 def ramp_in(start: np.ndarray, gait: np.ndarray, s: float) -> np.ndarray:
@@ -67,12 +75,38 @@ def ramp_in(start: np.ndarray, gait: np.ndarray, s: float) -> np.ndarray:
     return start + w * (gait - start)
 
 
-class Walker(Node):
+class GaitPlayer(Node):
     def __init__(self, **kwargs):
-        super().__init__('walker', **kwargs)
+        super().__init__('gait_player', **kwargs)
+        generator = self.declare_parameter('generator', DEFAULT_GENERATOR).value
+        try:
+            entry = lookup(generator)
+        except ValueError as e:
+            raise ParameterError(f'{self.get_name()}: parameter generator: {e}') from None
+        if resolve_name(generator) != generator:  # a file from before issue 26: it plays
+            self.get_logger().warning(f'parameter generator: {generator!r} is now called '
+                                      f'{resolve_name(generator)!r}')
+        self.legs: LegPlayback | None = None
+        if isinstance(entry, LegProtocol):
+            self._init_legs(entry)
+        else:
+            self._init_walk(resolve_name(generator), entry)
+
+    def _init_legs(self, entry: LegProtocol) -> None:
+        """A timed protocol: the gait declares its parameters; commands on a timer from t = 0;
+        the run may end when the legs are done (``robozoo_finished``)."""
+        plan = entry.declare_plan(self.declare_parameter, self.get_name())
+        self._targets_pub = self.create_publisher(JointState, 'joint_targets', 10)
+        self.legs = LegPlayback(plan, self._publish)
+        if plan.observer is not None:
+            self.create_subscription(plan.observer.msg_type, plan.observer.topic,
+                                     self.legs.on_message, 10)
+        self.robozoo_finished = self.legs.finished
+        self.create_timer(plan.interval, self.legs.step)
+
+    def _init_walk(self, generator: str, entry) -> None:
         d = self.declare_parameter
         initial = d('params', Parameter.Type.DOUBLE_ARRAY).value
-        generator = d('generator', 'nao_walk').value
         version = d('version', 'later').value
         self.use_hardcoded = d('use_hardcoded', False).value
         self.mode = d('mode', 'sampled').value
@@ -90,22 +124,21 @@ class Walker(Node):
                 fitness_ref=d('fitness_ref', REFERENCE_FITNESS).value,
                 deviation_from=d('deviation_from', 'start').value,
                 direction=d('direction', 'any').value)
-            if generator not in GENERATORS:
-                raise ValueError(f'generator: expected one of {", ".join(GENERATORS)}, got '
-                                 f'{generator!r}')
-            if version not in VERSIONS:
-                raise ValueError(f'version: expected one of {", ".join(VERSIONS)}, got {version!r}')
+            spec = entry.walk_params
+            if spec is not None and version not in spec.versions:
+                raise ValueError(f'version: expected one of {", ".join(spec.versions)}, got '
+                                 f'{version!r}')
             if self.mode not in PLAYBACK_MODES:
                 raise ValueError(f'mode: expected sampled or continuous, got {self.mode!r}')
             if not self.continuous_rate > 0.0 or not self.settle_time >= 0.0:
                 raise ValueError('continuous_rate must be > 0 Hz and settle_time >= 0 s')
             if not self.ramp_time >= 0.0:
                 raise ValueError(f'ramp_time: expected >= 0 s, got {self.ramp_time}')
-            self.params = WalkParams.from_sequence(initial) if initial else None
+            self.params = spec.from_sequence(initial) if initial and spec is not None else None
         except ValueError as e:
             raise ParameterError(f'{self.get_name()}: parameter {e}') from None
-        self.version = VERSIONS[version]
-        self._make_gait = entry = GENERATORS[generator]
+        self.version = spec.versions[version] if spec is not None else None
+        self._make_gait = entry
         self.pd = entry.command_interface == 'pd'
         # the generator's own parameters, gait.<name> (the ZMP walk's step length, gains, ...)
         self.gait_options = {name: d(f'gait.{name}', default).value
@@ -152,8 +185,13 @@ class Walker(Node):
 
     # -- services ---------------------------------------------------------------------------
     def _on_set_params(self, request, response):
+        spec = self._make_gait.walk_params
+        if spec is None:
+            response.success, response.message = False, 'this gait plays no walk parameters'
+            return response
         try:
-            self.params = WalkParams(**{n: float(getattr(request.params, n)) for n in PARAM_NAMES})
+            self.params = spec.from_sequence([float(getattr(request.params, n))
+                                              for n in spec.names])
             response.success, response.message = True, 'parameters set'
         except ValueError as e:
             response.success, response.message = False, str(e)
@@ -188,7 +226,7 @@ class Walker(Node):
         if self.state in (ARMING, RESETTING, SETTLING, WALKING):
             return False, f'a walk is already under way (state {self.state})'
         entry = self._make_gait
-        if entry.walk_params and self.params is None:
+        if entry.walk_params is not None and self.params is None:
             return False, 'no gait parameters: call set_params first (or set parameter params)'
         if entry.needs_description and self._urdf is None:
             return False, 'waiting for robot_description (the gait is planned on the robot model)'
@@ -196,7 +234,7 @@ class Walker(Node):
         if missing:
             return False, f'reset service(s) not available: {", ".join(missing)}'
         params = None
-        if entry.walk_params:
+        if entry.walk_params is not None:
             params = self.version.apply(self.params) if self.use_hardcoded else self.params
         try:
             self.walk = entry(params, self.version, self.arm_swing, urdf=self._urdf,
@@ -348,8 +386,11 @@ class Walker(Node):
         return WalkStatisticsMsg(**d)
 
     def robozoo_metrics(self) -> dict:
-        """The current walk (finished or still under way when the run ends) in SI units, plus the
-        seed's statistics record (cm, s) under ``statistics``."""
+        """A timed protocol: its legs (:meth:`LegPlayback.metrics`). A walk: the current walk
+        (finished or still under way when the run ends) in SI units, plus the seed's statistics
+        record (cm, s) under ``statistics``."""
+        if self.legs is not None:
+            return self.legs.metrics()
         params = None
         if self.walk is not None:
             p = self.walk.params
@@ -368,4 +409,4 @@ class Walker(Node):
 
 
 def main(args=None):
-    spin_node(Walker, args)
+    spin_node(GaitPlayer, args)

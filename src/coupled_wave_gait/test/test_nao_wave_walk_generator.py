@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from coupled_wave_gait import nao_walk as nw
+from coupled_wave_gait import nao_wave_walk as nw
 from coupled_wave_gait import waves
-from coupled_wave_gait.nao_walk import EARLIER, LATER, NaoWalk, WalkParams
+from coupled_wave_gait.nao_wave_walk import EARLIER, LATER, NaoWaveWalk, WalkParams
 
 PI = math.pi
 A, S = 30.0, 40.0
@@ -28,7 +28,7 @@ def test_hip_pitch_shape(x, expected):
 
 
 def test_ramped_hip_pitch_enters_its_flat_top_without_a_step():
-    """``hip_pitch_ramped`` (nao_walk_smooth): the spec's shape but for a straight ramp from the
+    """``hip_pitch_ramped`` (nao_wave_walk_smooth): the spec's shape but for a straight ramp from the
     sine's crest (π/2) to the flat top (3π/4), where the spec's shape steps by 0.61·A in one
     tick; the drop at π (the swing) is kept."""
     x = np.linspace(0.0, 2 * PI, 20001)
@@ -132,7 +132,7 @@ def test_generator_matches_spec_transcription(name, raw, version):
     base = nw.BASE_PHASE_LATER
     if version is not None:
         p, base = version.apply(p), version.base_phase
-    got = NaoWalk(p, base_phase=base).samples_deg()
+    got = NaoWaveWalk(p, base_phase=base).samples_deg()
     want = reference_vectors(p.as_tuple(), base)
     assert got.shape == (18, 18)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
@@ -152,7 +152,7 @@ def test_version_hardcoded_values():
 def test_left_right_relations(name, raw, version):
     p = WalkParams.from_sequence(raw)
     base = version.base_phase if version else nw.BASE_PHASE_LATER
-    s = NaoWalk(version.apply(p) if version else p, base_phase=base).samples_deg()
+    s = NaoWaveWalk(version.apply(p) if version else p, base_phase=base).samples_deg()
     col = {j: s[:, k] for k, j in enumerate(nw.GAIT_JOINTS)}
     half = np.roll(np.arange(18), -9)  # sample i of the left = sample i + 9 of the right
     for j in ('HipPitch', 'KneePitch', 'AnklePitch', 'ShoulderPitch'):
@@ -165,7 +165,7 @@ def test_left_right_relations(name, raw, version):
 
 def test_zero_amplitudes_give_constant_offsets():
     p = WalkParams(0.7, 0.0, -20.0, 25, 1, 40, 10, 0, -20, 0.0)
-    s = NaoWalk(p).samples_deg()
+    s = NaoWaveWalk(p).samples_deg()
     col = {j: s[:, k] for k, j in enumerate(nw.GAIT_JOINTS)}
     np.testing.assert_array_equal(col['RHipPitch'], -20.0)
     np.testing.assert_array_equal(col['LHipPitch'], -20.0)
@@ -177,7 +177,7 @@ def test_zero_amplitudes_give_constant_offsets():
 
 
 def test_arm_swing_flag_holds_arms_at_their_offsets():
-    s = NaoWalk(WalkParams(0.6, 10, -20, 25, 1, 40, 10, 0, -20, 20), arm_swing=False).samples_deg()
+    s = NaoWaveWalk(WalkParams(0.6, 10, -20, 25, 1, 40, 10, 0, -20, 20), arm_swing=False).samples_deg()
     col = {j: s[:, k] for k, j in enumerate(nw.GAIT_JOINTS)}
     np.testing.assert_allclose(col['RShoulderPitch'], 90.5)
     np.testing.assert_allclose(col['LElbowRoll'], -31.0)
@@ -187,7 +187,7 @@ def test_arm_swing_flag_holds_arms_at_their_offsets():
 def test_sample_times_and_playback_schedule():
     T = 0.9
     np.testing.assert_allclose(nw.sample_times(T), [i * T / 18 for i in range(1, 19)])
-    walk = NaoWalk(WalkParams(T, 20, -20, 30, 1, 40, 10, 0.5, -20, 25))
+    walk = NaoWaveWalk(WalkParams(T, 20, -20, 30, 1, 40, 10, 0.5, -20, 25))
     rows = walk.samples_deg()
     np.testing.assert_allclose(rows, walk.bank.values(nw.sample_times(T)))
     dt = T / 18
@@ -202,7 +202,7 @@ def test_sample_times_and_playback_schedule():
 
 
 def test_degrees_to_radians_and_hip_yaw_pitch_zero():
-    walk = NaoWalk(WalkParams(0.6, 20, -20, 30, 1, 40, 10, 0.5, -20, 25))
+    walk = NaoWaveWalk(WalkParams(0.6, 20, -20, 30, 1, 40, 10, 0.5, -20, 25))
     assert walk.joints[-2:] == ('LHipYawPitch', 'RHipYawPitch')
     for k in range(18):
         v = walk.sample_rad(k)
@@ -214,7 +214,7 @@ def test_degrees_to_radians_and_hip_yaw_pitch_zero():
 
 
 def test_limit_violations_flag_out_of_range_samples():
-    walk = NaoWalk(WalkParams(0.6, 0, -100, 30, 2, 40, 20, -3, -75, 0))  # hip offset -100 deg
+    walk = NaoWaveWalk(WalkParams(0.6, 0, -100, 30, 2, 40, 20, -3, -75, 0))  # hip offset -100 deg
     v = walk.limit_violations({'RHipPitch': (-1.53589, 0.48398), 'RKneePitch': (-0.1, 2.1)})
     assert v == {'RHipPitch': 18}
 
@@ -228,25 +228,26 @@ def test_bad_parameters_are_named():
         WalkParams(0.6, 0, 0, 0, float('nan'), 0, 0, 0, 0, 0)
 
 
-def test_the_nao_walk_is_a_gait_generator_the_walker_can_play():
-    from coupled_wave_gait.gait_generator import GENERATORS, GaitGenerator
-    from coupled_wave_gait.nao_walk import VERSIONS
+def test_the_nao_wave_walk_is_a_gait_generator_the_player_can_play():
+    from coupled_wave_gait import player_plugin
+    from gait_player.generator import GaitGenerator
+    from coupled_wave_gait.nao_wave_walk import VERSIONS
     params = WalkParams.from_sequence([0.6, 20, -10, 30, 0, 30, 10, 0, -20, 5])
-    gait = GENERATORS['nao_walk'](params, VERSIONS['later'], True)
+    gait = player_plugin.nao_wave_walk()(params, VERSIONS['later'], True)
     assert isinstance(gait, GaitGenerator)
     assert gait.period == 0.6 and gait.sample_interval == pytest.approx(0.6 / 18)
     assert gait.sample_rad(0).shape == (len(gait.joints),)
 
 
 def test_sole_parallel_variant_keeps_the_soles_parallel_to_the_torso():
-    """``nao_walk_flat``: AnklePitch = -(HipPitch + KneePitch) + the spec's ankle wave, AnkleRoll =
+    """``nao_wave_walk_flat``: AnklePitch = -(HipPitch + KneePitch) + the spec's ankle wave, AnkleRoll =
     -HipRoll (hip, knee and ankle pitch all about y, hip and ankle roll about x), every other
     joint as in the spec; in the sampled and the continuous mode."""
-    from coupled_wave_gait.gait_generator import GENERATORS
-    from coupled_wave_gait.nao_walk import GAIT_JOINTS, VERSIONS
+    from coupled_wave_gait import player_plugin
+    from coupled_wave_gait.nao_wave_walk import GAIT_JOINTS, VERSIONS
     params = WalkParams.from_sequence([0.6, 20, -30, 30, 0.5, 45, 6, -1.5, -8, 20])
-    spec = NaoWalk(params)
-    flat = GENERATORS['nao_walk_flat'](params, VERSIONS['later'], True)
+    spec = NaoWaveWalk(params)
+    flat = player_plugin.nao_wave_walk_flat()(params, VERSIONS['later'], True)
     col = {j: k for k, j in enumerate(GAIT_JOINTS)}
     times = np.linspace(0.0, 1.2, 37)
     for a, b in [(spec.samples_deg(), flat.samples_deg()),
@@ -260,18 +261,18 @@ def test_sole_parallel_variant_keeps_the_soles_parallel_to_the_torso():
         same = [k for j, k in col.items() if 'Ankle' not in j]
         np.testing.assert_array_equal(b[:, same], a[:, same])
     with pytest.raises(ValueError, match="sole: expected one of spec, parallel, got 'tilted'"):
-        NaoWalk(params, sole='tilted')
+        NaoWaveWalk(params, sole='tilted')
 
 
 def test_smooth_variant_is_the_sole_parallel_walk_with_the_ramped_hip():
-    """``nao_walk_smooth``: ``nao_walk_flat`` with the hip pitch wave ramped into its flat top;
+    """``nao_wave_walk_smooth``: ``nao_wave_walk_flat`` with the hip pitch wave ramped into its flat top;
     the ankle pitch follows the hip through the sole-parallel relation, every other joint is the
     same."""
-    from coupled_wave_gait.gait_generator import GENERATORS
-    from coupled_wave_gait.nao_walk import GAIT_JOINTS, VERSIONS
+    from coupled_wave_gait import player_plugin
+    from coupled_wave_gait.nao_wave_walk import GAIT_JOINTS, VERSIONS
     params = WalkParams.from_sequence([0.6, 20, -30, 30, 0.5, 45, 6, -1.5, -8, 20])
-    flat = GENERATORS['nao_walk_flat'](params, VERSIONS['later'], True)
-    smooth = GENERATORS['nao_walk_smooth'](params, VERSIONS['later'], True)
+    flat = player_plugin.nao_wave_walk_flat()(params, VERSIONS['later'], True)
+    smooth = player_plugin.nao_wave_walk_smooth()(params, VERSIONS['later'], True)
     col = {j: k for k, j in enumerate(GAIT_JOINTS)}
     t = np.linspace(0.0, 1.2, 481)
     a = np.array([flat.continuous_rad(v) for v in t]) / nw.DEG
@@ -285,4 +286,4 @@ def test_smooth_variant_is_the_sole_parallel_walk_with_the_ramped_hip():
     same = [k for j, k in col.items() if 'HipPitch' not in j and 'AnklePitch' not in j]
     np.testing.assert_array_equal(b[:, same], a[:, same])
     with pytest.raises(ValueError, match="hip: expected one of spec, ramped, got 'soft'"):
-        NaoWalk(params, hip='soft')
+        NaoWaveWalk(params, hip='soft')

@@ -1,0 +1,101 @@
+"""Issue 26: the Dynamixel bus as a backend of the robot contract. ``snake_linear_progression``
+with ``--set sim.backend=dynamixel`` runs the same gait node, topics, metrics and recording
+against the pty bus emulator (real dynamixel-sdk on a pseudo-terminal, in the run's process) as
+its MuJoCo run; what a bus cannot measure (the base pose) is null, never invented."""
+import json
+
+import numpy as np
+import pytest
+
+from dynamixel_bridge.emulator.plants import NO_LOAD_SPEED_RAD_S
+from zoo_bringup.cli import main
+from zoo_runtime.bag import read_bag
+
+SCENARIO = 'snake_linear_progression'
+DURATION = '3.5'
+TOPICS = ['/snake/joint_targets', '/snake/joint_states']
+GOAL_PERIOD_S = 0.1  # the gait's goals (10 Hz)
+BUS_RATE_HZ = 50.0  # dynamixel.rate's default
+BASE_FIELDS = ('base_start', 'base_end', 'drift_xy', 'drift_xyz', 'max_tilt_deg',
+               'max_tilt_change_deg', 'yaw_change_deg', 'min_base_height', 'fell')
+
+
+def _run(tmp_path, name: str, *sets: str):
+    out = tmp_path / name
+    args = ['run', SCENARIO, '--duration', DURATION, '--record', *TOPICS, '--output', str(out),
+            '--quiet']
+    for s in sets:
+        args += ['--set', s]
+    assert main(args) == 0
+    return json.loads((out / 'summary.json').read_text()), read_bag(out / 'bag', TOPICS)
+
+
+@pytest.fixture(scope='module')
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp('hardware_backends')
+    return {'mujoco': _run(tmp, 'mujoco'),
+            'dynamixel': _run(tmp, 'dynamixel', 'sim.backend=dynamixel')}
+
+
+def test_snake_on_the_dynamixel_backend(runs):
+    (sim, _), (bus, bag) = runs['mujoco'], runs['dynamixel']
+    # the same summary, field for field
+    assert bus.keys() == sim.keys()
+    assert bus['robots'].keys() == sim['robots'].keys() == {'snake'}
+    robot, ref = bus['robots']['snake'], sim['robots']['snake']
+    assert robot.keys() == ref.keys()
+    assert robot['joints'] == ref['joints'] == 16
+    assert all(robot[k] is None for k in BASE_FIELDS), robot  # not measured by a bus
+    assert ref['base_end'] is not None and ref['fell'] is False
+    assert robot['commands_rejected'] == robot['commands_clamped'] == 0
+    # the same gait node, as many goals sent
+    gait, ref_gait = bus['metrics']['gait'], sim['metrics']['gait']
+    assert gait.keys() == ref_gait.keys() and gait['goal_updates'] == ref_gait['goal_updates']
+    # the bus: the emulator, clean
+    dxl = bus['metrics']['sim']
+    assert dxl['backend'] == 'dynamixel' and dxl['emulator'] and dxl['port'] == 'emulator'
+    assert dxl['comm_errors'] == dxl['faults'] == dxl['emulator_errors'] == 0, dxl
+    assert not dxl['watchdog_tripped'] and dxl['faulty_ids'] == []
+    due = BUS_RATE_HZ * float(DURATION)  # cycles run, or skipped when late (a busy host)
+    assert dxl['cycles'] + dxl['cycles_skipped'] >= 0.9 * due and dxl['cycles'] >= 0.2 * due, dxl
+    # the goals are reached on the bus, as fast as an AX-12 turns
+    targets, states = bag['/snake/joint_targets'], bag['/snake/joint_states']
+    assert list(states['name']) == list(targets['name'])
+    t, q = states.t, np.asarray(states['position'])
+    goals = np.asarray(targets['position'])
+    assert np.isfinite(q).all()
+    speed = np.abs(np.diff(q, axis=0)) / np.diff(t)[:, None]
+    assert speed.max() <= 1.5 * NO_LOAD_SPEED_RAD_S, speed.max()  # (10 Hz samples, cycle jitter)
+    moving = np.ptp(goals, axis=0) > 0.1
+    assert moving.sum() >= 8 and (np.ptp(q, axis=0)[moving] > 0.5).all()
+    error = np.abs(q - ax12_positions(targets.t, goals, t))[:, moving]
+    # a sample is at most a goal period older than its stamp (a late bus cycle); mostly fresh
+    assert error.max() <= 2 * GOAL_PERIOD_S * NO_LOAD_SPEED_RAD_S, error.max()
+    assert np.median(error) < 0.05 and np.percentile(error, 75) < 0.15, np.percentile(
+        error, [50, 75, 90])
+
+
+def ax12_positions(goal_t, goals, at, dt: float = 0.001) -> np.ndarray:
+    """Where servos starting at 0 rad are at the times ``at``, each turning toward its goal at
+    the AX-12's no-load speed, a goal taken one bus cycle after it was sent."""
+    p, out, now = np.zeros(goals.shape[1]), [], 0.0
+    for until in at:
+        while now < until - 1e-9:
+            k = np.searchsorted(goal_t, now - 1.0 / BUS_RATE_HZ, side='right') - 1
+            if k >= 0:
+                p = p + np.clip(goals[k] - p, -NO_LOAD_SPEED_RAD_S * dt, NO_LOAD_SPEED_RAD_S * dt)
+            now += dt
+        out.append(p.copy())
+    return np.asarray(out)
+
+
+def test_a_bad_dynamixel_option_is_one_line(tmp_path, capsys):
+    code = main(['run', SCENARIO, '--duration', '1', '--output', str(tmp_path / 'out'),
+                 '--set', 'sim.backend=dynamixel', '--set', 'sim.dynamixel.port=/dev/ttyNOPE9'])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert 'dynamixel.port' in err[0] and '/dev/ttyNOPE9' in err[0], err[0]
+    code = main(['run', SCENARIO, '--duration', '1', '--output', str(tmp_path / 'out'),
+                 '--set', 'sim.backend=dynamixel', '--set', 'sim.dynamixel.ids=1-3'])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and 'dynamixel.ids' in err[0], err

@@ -25,6 +25,7 @@ with the same topics, services, metrics and recordings as on MuJoCo. Registered 
 from __future__ import annotations
 
 import math
+import re
 import sys
 import time
 from typing import Any, Mapping, Sequence
@@ -41,6 +42,7 @@ from .sdk_bus import BusError
 EMULATOR = 'emulator'
 DEFAULT_STEP_S = 0.001  # the worlds' physics step: sim time still advances in 1 ms steps
 NOT_MEASURED = np.full(3, math.nan)
+ID_RANGE = re.compile(r'^\s*(\d+)\s*(?:-\s*(\d+))?\s*$')  # '7' or '1-16'
 
 
 class DynamixelBackend:
@@ -295,12 +297,12 @@ def parse_ids(text: str, n: int) -> list[int]:
     if not text.strip():
         return list(range(1, n + 1))
     ids: list[int] = []
-    try:
-        for part in text.split(','):
-            lo, _, hi = part.strip().partition('-')
-            ids += list(range(int(lo), int(hi or lo) + 1))
-    except ValueError:
-        raise ValueError(f"expected ids like '1-16' or '1,3,5-7', got {text!r}") from None
+    for part in text.split(','):
+        found = ID_RANGE.match(part)
+        if found is None:
+            raise ValueError(f"expected ids like '1-16' or '1,3,5-7', got {text!r}")
+        first = int(found[1])
+        ids.extend(range(first, int(found[2] or first) + 1))
     if len(ids) != n or len(set(ids)) != n or not all(0 <= i <= 252 for i in ids):
         raise ValueError(f'expected {n} distinct ids within 0..252 (one per joint), got {ids}')
     return ids

@@ -3,6 +3,7 @@ with ``--set sim.backend=dynamixel`` runs the same gait node, topics, metrics an
 against the pty bus emulator (real dynamixel-sdk on a pseudo-terminal, in the run's process) as
 its MuJoCo run; what a bus cannot measure (the base pose) is null, never invented."""
 import json
+import math
 
 import numpy as np
 import pytest
@@ -99,3 +100,41 @@ def test_a_bad_dynamixel_option_is_one_line(tmp_path, capsys):
                  '--set', 'sim.backend=dynamixel', '--set', 'sim.dynamixel.ids=1-3'])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and 'dynamixel.ids' in err[0], err
+
+
+def test_what_a_bus_cannot_do_is_refused_or_held():
+    """Velocity commands dropped and counted, set_pose refused with one line, reset and a
+    silent command source hold the joints (the bridge's watchdog); close turns torque off."""
+    from dynamixel_bridge.backend import DynamixelBackend
+    from zoo_sim import SimConfigError
+    from zoo_sim.backends import BackendConfig
+    from zoo_sim.mujoco_scene import RobotSpec
+
+    bus = DynamixelBackend.from_config(BackendConfig(
+        world=None, robots=[RobotSpec(name='snake', package='snake_description')],
+        options={'watchdog_s': 0.05}))
+    try:
+        assert bus.features == {'joint_states'} and bus.robot_info('snake').servo_goals
+        assert not np.isfinite(bus.base_pose('snake')[0]).any()  # not measured
+        joints = np.arange(16)
+        assert bus.commander('snake', 'velocity')(0, 1.0) is False
+        assert bus.commands('snake', joints, 'effort', np.ones(16)) == 0
+        assert bus.command_counts('snake') == (17, 0)
+        assert any('17' not in w and 'velocity commands dropped' in w
+                   for w in bus.command_warnings(0))
+        with pytest.raises(SimConfigError, match='cannot move the robot'):
+            bus.set_pose('snake', [0, 0, 1], [1, 0, 0, 0])
+        bus.servo_goals('snake', joints, np.full(16, 2.0))  # beyond the URDF's 60 deg: clamped
+        assert bus.command_counts('snake') == (17, 16)
+        bus.advance(240)                      # no goals for > watchdog_s: held where it is
+        held = bus.joint_state('snake')[0]
+        assert bus.core.watchdog_tripped and (held > 0.05).all(), held  # it had moved
+        assert held.max() <= math.radians(60) + 0.01, held  # no further than the URDF's limit
+        bus.advance(200)
+        assert np.abs(bus.joint_state('snake')[0] - held).max() < 0.02
+        assert any('watchdog' in w for w in bus.command_warnings(0))
+        bus.reset()
+        assert any('hold where they are' in w for w in bus.command_warnings(0))
+    finally:
+        bus.close()
+    assert bus.emulator is None

@@ -67,8 +67,9 @@ class DynamixelBackend:
     def from_config(cls, config) -> 'DynamixelBackend':
         """The backend registry's constructor (zoo_sim.backends.BackendConfig): one robot."""
         if len(config.robots) != 1:
-            raise SimConfigError('backend dynamixel: a bus drives one robot, got '
-                                 f'{len(config.robots)} ({", ".join(r.name for r in config.robots)})')
+            names = ', '.join(r.name for r in config.robots)
+            raise SimConfigError(f'backend dynamixel: a bus drives one robot, got '
+                                 f'{len(config.robots)} ({names})')
         return cls(config.robots[0], dict(config.options), step=config.step or DEFAULT_STEP_S,
                    real_time_factor=config.real_time_factor, world=config.world)
 
@@ -142,8 +143,8 @@ class DynamixelBackend:
         self.emulator.start()
         self.notes.append(f'dynamixel: port emulator: {len(ids)} emulated {model.name} (ids '
                           f'{ids[0]}..{ids[-1]}, protocol {model.protocol}.0, {baud} baud) on '
-                          f'{self.emulator.path}, in this process; sim.dynamixel.port=/dev/ttyUSB0 '
-                          'for a real bus')
+                          f'{self.emulator.path}, in this process (a real bus: '
+                          'sim.dynamixel.port=/dev/ttyUSB0)')
         return self.emulator.path
 
     def _stop_emulator(self) -> None:

@@ -3,9 +3,10 @@ joint states, health, watchdog, reboot. ``bridge_node`` is its ROS shell.
 
 Set-up (``start``): ping every id (a missing one, silent to PING_ATTEMPTS pings, is an error
 naming it), check the model number, set the Return Delay Time if asked (EEPROM: written only when
-different, with torque off), take the present positions as goals (no jump), torque on. Watchdog: when no target came for
-``watchdog_s`` the bridge stops forwarding and either holds (goal = present position, torque on)
-or turns torque off (``watchdog_action``); new targets resume it (torque back on first).
+different, with torque off), take the present positions as goals (no jump), torque on.
+Watchdog: when no target came for ``watchdog_s`` the bridge stops forwarding and either holds
+(goal = present position, torque on) or turns torque off (``watchdog_action``); new targets
+resume it (torque back on first).
 A faulty servo (servo_health) gets torque off; on recovery its goal is set to where it is and
 torque goes back on (``auto_recover``).
 """

@@ -10,11 +10,12 @@ by the one URDF parser (``zoo_description_tools.parse_urdf``).
 Units are SI; quaternions are w x y z; joint vectors follow ``RobotInfo.joints``. A backend may
 lack a feature (``features``: ``joint_states``, ``odometry``, ``imu``, ``contacts``, ``tf``): the
 node then does not publish it. ``tf`` is the links' world poses (``link_poses``: /tf and
-``link_poses``); without ``odometry`` the base pose is not measured and the metrics observer
-reports fall, tilt, drift and height as not measured (null), without ``contacts`` penetration
-too. A hardware link (``dynamixel_bridge.backend``: a Dynamixel bus) has ``joint_states`` only.
-Robots whose joints are servos that take goal positions (``RobotInfo.servo_goals``: MuJoCo's
-simulated AX-12s, a Dynamixel bus) get them through ``servo_goals``, on ``/<robot>/joint_targets``. ``tests`` hold a pure-Python kinematic robot that implements this
+``link_poses``). A backend that does not measure the base pose (a Dynamixel bus:
+``joint_states`` only) returns NaN from ``base_pose`` (and ``penetration``): the metrics
+observer then reports fall, tilt, drift, height (penetration) as not measured, null in
+summary.json. Robots whose joints are servos that take goal positions (``RobotInfo.servo_goals``:
+MuJoCo's simulated AX-12s, a Dynamixel bus) get them through ``servo_goals``, on
+``/<robot>/joint_targets``. ``tests`` hold a pure-Python kinematic robot that implements this
 contract and runs the same node shell and PID node (``test/test_robot_interface.py``).
 """
 from __future__ import annotations
@@ -95,7 +96,8 @@ class RobotBackend(Protocol):
     def contacts(self, robot: str) -> tuple[np.ndarray, np.ndarray]: ...
     def link_poses(self, robot: str) -> tuple[list[str], np.ndarray, np.ndarray]: ...
     def sensor_values(self, robot: str, sensor: Any) -> Any: ...
-    def penetration(self, robot: str) -> float: ...  # deepest now into anything, m (0: unknown)
+    # the deepest penetration now into anything, m (0: unknown; NaN: not measured)
+    def penetration(self, robot: str) -> float: ...
 
     # optional: notes, lines the node logs once at start (a hardware link's set-up: port, servos)
 

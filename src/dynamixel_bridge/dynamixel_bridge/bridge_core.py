@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
+import time
 
 from .bus_timing import cycle_budget
 from .control_table import DEFAULT_MODEL, Model, model_by_name
@@ -25,6 +26,9 @@ from .servo_health import HealthTracker, hardware_error
 
 
 PING_ATTEMPTS = 3  # at set-up: one lost status (a busy host) is not a missing servo
+# before a ping is retried: a status that came late must be in before the retry flushes the
+# input, or the SDK takes it for the retry's answer and the retry's for the next READ's
+LATE_STATUS_S = 0.05
 
 
 @dataclasses.dataclass
@@ -85,6 +89,7 @@ class BridgeCore:
                 number, comm, _ = self.bus.ping(sid)
                 if comm == COMM_OK:
                     break
+                time.sleep(LATE_STATUS_S)  # (the next request's flush takes a late status)
             if comm != COMM_OK:
                 missing.append(f'{sid} ({self.bus.describe(comm)})')
             elif number != self.model.number:

@@ -24,6 +24,7 @@ setup(
             'dxl_emulator = dynamixel_bridge.emulator.cli:console_main',
             'emulator = dynamixel_bridge.emulator.emulator_node:main',
         ],
+        'zoo_sim.backends': ['dynamixel = dynamixel_bridge.backend:DynamixelBackend'],
         'robozoo.nodes': [
             'dynamixel_bridge/bridge = dynamixel_bridge.bridge_node:DynamixelBridge',
             'dynamixel_bridge/emulator = dynamixel_bridge.emulator.emulator_node:DxlEmulator',

@@ -1,11 +1,12 @@
 """The bridge without ROS: joint targets in (clamped), one bus cycle (read all, write all),
 joint states, health, watchdog, reboot. ``bridge_node`` is its ROS shell.
 
-Set-up (``start``): ping every id (a missing one is an error naming it), check the model number,
-set the Return Delay Time if asked (EEPROM: written only when different, with torque off), take
-the present positions as goals (no jump), torque on. Watchdog: when no target came for
-``watchdog_s`` the bridge stops forwarding and either holds (goal = present position, torque on)
-or turns torque off (``watchdog_action``); new targets resume it (torque back on first).
+Set-up (``start``): ping every id (a missing one, silent to PING_ATTEMPTS pings, is an error
+naming it), check the model number, set the Return Delay Time if asked (EEPROM: written only when
+different, with torque off), take the present positions as goals (no jump), torque on.
+Watchdog: when no target came for ``watchdog_s`` the bridge stops forwarding and either holds
+(goal = present position, torque on) or turns torque off (``watchdog_action``); new targets
+resume it (torque back on first).
 A faulty servo (servo_health) gets torque off; on recovery its goal is set to where it is and
 torque goes back on (``auto_recover``).
 """
@@ -14,11 +15,20 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
+import time
 
 from .bus_timing import cycle_budget
+from .control_table import DEFAULT_MODEL, Model, model_by_name
+from .latency_timer import ensure_latency_timer
 from .priority import realtime_thread
 from .sdk_bus import COMM_OK, BusError, SdkBus
 from .servo_health import HealthTracker, hardware_error
+
+
+PING_ATTEMPTS = 3  # at set-up: one lost status (a busy host) is not a missing servo
+# before a ping is retried: a status that came late must be in before the retry flushes the
+# input, or the SDK takes it for the retry's answer and the retry's for the next READ's
+LATE_STATUS_S = 0.05
 
 
 @dataclasses.dataclass
@@ -75,7 +85,11 @@ class BridgeCore:
         msgs = []
         missing = []
         for sid in self.ids:
-            number, comm, _ = self.bus.ping(sid)
+            for _ in range(PING_ATTEMPTS):
+                number, comm, _ = self.bus.ping(sid)
+                if comm == COMM_OK:
+                    break
+                time.sleep(LATE_STATUS_S)  # (the next request's flush takes a late status)
             if comm != COMM_OK:
                 missing.append(f'{sid} ({self.bus.describe(comm)})')
             elif number != self.model.number:
@@ -198,10 +212,8 @@ class BridgeCore:
             if self.cfg.watchdog_action == 'torque_off':
                 for sid in self.ids:
                     self.bus.write(sid, 'torque_enable', 0)
-            else:  # hold where the joints are now
-                self.goal = list(self.present)
-                self.bus.write_goals({sid: self.goal[k] for k, sid in enumerate(self.ids)
-                                      if self.goal[k] is not None})
+            else:
+                self.hold()
             return [f'watchdog: no joint_targets for {self.cfg.watchdog_s} s: '
                     + ('torque off' if self.cfg.watchdog_action == 'torque_off'
                        else 'holding position')]
@@ -213,6 +225,12 @@ class BridgeCore:
                         self.bus.write(sid, 'torque_enable', 1)
             return ['watchdog: joint_targets again: forwarding']
         return []
+
+    def hold(self) -> None:
+        """Goals = where the joints are now (the last readings), sent at once."""
+        self.goal = list(self.present)
+        self.bus.write_goals({sid: self.goal[k] for k, sid in enumerate(self.ids)
+                              if self.goal[k] is not None})
 
     # --- services
     def reboot(self) -> tuple[bool, str]:
@@ -255,6 +273,35 @@ class BridgeCore:
                 'clamped_targets': self.clamped, 'rejected_targets': self.rejected_targets,
                 'watchdog_tripped': self.watchdog_tripped,
                 'bus_limit_hz': round(self.bus_limit_hz(), 2)}
+
+
+def bus_model(protocol: int, name: str = '') -> Model:
+    """The servo model on a bus: ``name``, or the protocol's default (AX-12A on 1.0,
+    XM430-W350 on 2.0); a ValueError naming what was wrong."""
+    if protocol not in (1, 2):
+        raise ValueError(f'protocol {protocol}: expected 1 or 2')
+    model = model_by_name(name) if name else DEFAULT_MODEL[protocol]
+    if model.protocol != protocol:
+        raise ValueError(f'model {model.name} speaks protocol {model.protocol}.0, not '
+                         f'{protocol}.0')
+    return model
+
+
+def open_core(port: str, baud: int, model: Model, ids: list[int], cfg: BridgeConfig,
+              latency_timer_ms: int = 1) -> tuple[BridgeCore, list[str]]:
+    """Open the port and set up its servos (:meth:`BridgeCore.start`): the core and the lines
+    to log. The bridge node and the Dynamixel backend both start a bus here; the port is
+    closed again when the set-up fails."""
+    lines = [ensure_latency_timer(port, latency_timer_ms)]
+    bus = SdkBus(port, baud, model, ids)
+    bus.open()
+    try:
+        core = BridgeCore(bus, cfg)
+        lines += core.start()
+    except Exception:
+        bus.close()
+        raise
+    return core, lines
 
 
 def _describe_hw(error: int, hw: int) -> str:

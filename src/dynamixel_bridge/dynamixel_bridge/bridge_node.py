@@ -24,10 +24,7 @@ from zoo_runtime.interfaces.diagnostic_msgs.msg import DiagnosticArray, Diagnost
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.std_srvs.srv import Trigger
 
-from .bridge_core import BridgeConfig, BridgeCore
-from .control_table import DEFAULT_MODEL, model_by_name
-from .latency_timer import ensure_latency_timer
-from .sdk_bus import SdkBus
+from .bridge_core import BridgeConfig, bus_model, open_core
 
 SNAKE_LIMIT_RAD = math.radians(60.0)
 
@@ -41,29 +38,20 @@ class DynamixelBridge(rclpy.node.Node):
             ('position_max', [math.nan]), ('rate', 50.0), ('watchdog_s', 0.5),
             ('watchdog_action', 'hold'), ('return_delay_us', -1), ('latency_timer_ms', 1),
             ('auto_recover', True), ('torque_off_on_exit', True), ('realtime_priority', 0))}
-        if p['protocol'] not in (1, 2):
-            raise ValueError(f"protocol {p['protocol']}: expected 1 or 2")
-        model = model_by_name(p['model']) if p['model'] else DEFAULT_MODEL[p['protocol']]
+        model = bus_model(int(p['protocol']), p['model'])
         ids = [int(i) for i in p['ids']]
         joints = [j for j in p['joints'] if j] or [f'joint_{i}' for i in range(1, len(ids) + 1)]
         n = len(ids)
         lo = _per_joint(p['position_min'], n, -SNAKE_LIMIT_RAD, 'position_min')
         hi = _per_joint(p['position_max'], n, SNAKE_LIMIT_RAD, 'position_max')
         self.torque_off_on_exit = bool(p['torque_off_on_exit'])
-        self.get_logger().info(ensure_latency_timer(p['port'], int(p['latency_timer_ms'])))
-        bus = SdkBus(p['port'], int(p['baud']), model, ids)
-        bus.open()
-        self.core = BridgeCore(bus, BridgeConfig(
+        self.core, lines = open_core(p['port'], int(p['baud']), model, ids, BridgeConfig(
             joints, lo, hi, watchdog_s=float(p['watchdog_s']),
             watchdog_action=p['watchdog_action'], return_delay_us=int(p['return_delay_us']),
             auto_recover=bool(p['auto_recover']),
-            realtime_priority=int(p['realtime_priority'])))
-        try:
-            for line in self.core.start():
-                self.get_logger().info(line)
-        except Exception:
-            bus.close()
-            raise
+            realtime_priority=int(p['realtime_priority'])), int(p['latency_timer_ms']))
+        for line in lines:
+            self.get_logger().info(line)
         self.joints = joints
         self._states = self.create_publisher(JointState, 'joint_states', 10)
         self._status = self.create_publisher(DiagnosticArray, 'dynamixel/status', 10)

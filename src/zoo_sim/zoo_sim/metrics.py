@@ -4,6 +4,11 @@ one observer per robot at ``metrics_sample_rate`` and publishes it at ``metrics_
 ``/<robot>/metrics`` (zoo_interfaces/RobotMetrics); ``robozoo run`` takes summary.json's robots
 from those messages. Its fall rule (:func:`has_fallen`) is the only one: the gait player's walk
 evaluation and the gait quality call it.
+
+What a backend does not measure is reported as such, never invented: a base pose of NaN (a
+Dynamixel bus knows its joints, not where the robot is) leaves base_start/base_end, drift, tilt,
+yaw, height and ``fell`` NaN in the message and null in summary.json; a penetration of NaN
+leaves max_penetration so.
 """
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ import numpy as np
 
 from .transforms import rotation_change_deg, tilt_change_deg, tilt_deg
 
+BASE_FIELDS = ('drift_xy', 'drift_xyz', 'max_tilt_deg', 'max_tilt_change_deg',
+               'yaw_change_deg', 'min_base_height')
 FIELDS = ('base_start', 'base_end', 'drift_xy', 'drift_xyz', 'max_tilt_deg',
           'max_tilt_change_deg', 'yaw_change_deg', 'min_base_height', 'max_penetration', 'fell',
           'fell_at', 'joints', 'commands_rejected', 'commands_clamped')
@@ -46,10 +53,14 @@ class RobotMetrics:
         self.max_tilt = 0.0
         self.max_tilt_change = 0.0  # vs the start orientation: what "stands still" is judged on
         self.max_penetration = 0.0
+        self.penetration_known = False  # a sample's penetration was a number (not NaN)
         self.fell_at: float | None = None
 
     def sample(self, now_s: float) -> None:
         pos, quat = self.backend.base_pose(self.robot)
+        if not np.isfinite(pos).all():  # not measured (a bus): nothing to observe of the base
+            self._sample_penetration()
+            return
         # plain floats for the scalar math below (tolist: one call, the same floats)
         quat = quat.tolist() if quat.__class__ is np.ndarray else [float(q) for q in quat]
         height = float(pos[2])
@@ -59,14 +70,22 @@ class RobotMetrics:
         self.max_tilt_change = max(self.max_tilt_change, tilt_change_deg(self.start_quat, quat))
         self.min_height = min(self.min_height, height)
         self.max_tilt = max(self.max_tilt, tilt)
-        self.max_penetration = max(self.max_penetration, self.backend.penetration(self.robot))
+        self._sample_penetration()
         if self.fell_at is None and has_fallen(height, self.fall_height, tilt, self.fall_tilt):
             self.fell_at = now_s
+
+    def _sample_penetration(self) -> None:
+        depth = self.backend.penetration(self.robot)
+        if depth == depth:  # NaN: not measured
+            self.penetration_known = True
+            self.max_penetration = max(self.max_penetration, depth)
 
     def summary(self) -> dict:
         """The metrics now (the end pose is the current one)."""
         end, end_quat = self.backend.base_pose(self.robot)
         end = np.array(end, dtype=float)
+        if not np.isfinite(end).all():
+            return self._unmeasured()
         start = self.start if self.start is not None else end
         tilt_change, yaw_change = rotation_change_deg(
             self.start_quat if self.start_quat is not None else end_quat, end_quat)
@@ -88,11 +107,23 @@ class RobotMetrics:
             'commands_clamped': int(clamped),
         }
 
+    def _unmeasured(self) -> dict:
+        """No base pose: only the joints, the commands and what penetration was measured."""
+        rejected, clamped = self.backend.command_counts(self.robot)
+        out = dict.fromkeys(BASE_FIELDS, math.nan)
+        out.update(base_start=[math.nan] * 3, base_end=[math.nan] * 3, fell=None, fell_at=None,
+                   max_penetration=self.max_penetration if self.penetration_known else math.nan,
+                   joints=self.joints, commands_rejected=int(rejected),
+                   commands_clamped=int(clamped))
+        return out
+
 
 def to_message(summary: dict, msg_cls, header, robot: str):
     """A zoo_interfaces/RobotMetrics message of a :meth:`RobotMetrics.summary`."""
     values = dict(summary)
     values['fell_at'] = math.nan if values['fell_at'] is None else float(values['fell_at'])
+    values['fell'] = bool(values['fell'])  # None (not measured): false here, null again in
+    # from_message, which knows it by the NaN base pose
     return msg_cls(header=header, robot=robot, **{k: values[k] for k in FIELDS})
 
 
@@ -106,5 +137,7 @@ def from_message(msg) -> dict:
         out[k] = int(out[k])
     for k in FIELDS:
         if isinstance(out[k], float):
-            out[k] = float(out[k])
+            out[k] = None if math.isnan(out[k]) else float(out[k])
+    if any(math.isnan(x) for x in out['base_end']):  # the base pose was not measured
+        out.update(base_start=None, base_end=None, fell=None)
     return out

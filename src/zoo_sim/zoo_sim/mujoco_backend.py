@@ -96,6 +96,7 @@ class _Robot:
         self.geom_mask = np.isin(m.geom_bodyid, list(bodies))
         # fall_height is set by MujocoPhysics once the spawn pose is final
         self.info = robot_info_from(built, self.vel_limit, self.effort_limit)
+        self.info.servo_goals = self.servos is not None  # goal positions on joint_targets
 
     @property
     def target(self) -> np.ndarray:

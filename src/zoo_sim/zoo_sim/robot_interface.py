@@ -9,7 +9,13 @@ by the one URDF parser (``zoo_description_tools.parse_urdf``).
 
 Units are SI; quaternions are w x y z; joint vectors follow ``RobotInfo.joints``. A backend may
 lack a feature (``features``: ``joint_states``, ``odometry``, ``imu``, ``contacts``, ``tf``): the
-node then does not publish it. ``tests`` hold a pure-Python kinematic robot that implements this
+node then does not publish it. ``tf`` is the links' world poses (``link_poses``: /tf and
+``link_poses``). A backend that does not measure the base pose (a Dynamixel bus:
+``joint_states`` only) returns NaN from ``base_pose`` (and ``penetration``): the metrics
+observer then reports fall, tilt, drift, height (penetration) as not measured, null in
+summary.json. Robots whose joints are servos that take goal positions (``RobotInfo.servo_goals``:
+MuJoCo's simulated AX-12s, a Dynamixel bus) get them through ``servo_goals``, on
+``/<robot>/joint_targets``. ``tests`` hold a pure-Python kinematic robot that implements this
 contract and runs the same node shell and PID node (``test/test_robot_interface.py``).
 """
 from __future__ import annotations
@@ -48,6 +54,7 @@ class RobotInfo:
     sensors: list[Any] = dataclasses.field(default_factory=list)  # plug-ins (sensors.Sensor)
     fall_height: float = -np.inf     # base height below which the robot has fallen (m)
     fall_tilt_deg: float = FALL_TILT_DEG  # base tilt beyond which it has fallen (180: never)
+    servo_goals: bool = False        # joints take goal positions (servo_goals, joint_targets)
 
 
 @runtime_checkable
@@ -77,6 +84,9 @@ class RobotBackend(Protocol):
     # pd_commands(robot, joints, position, velocity, kp, kd, effort) -> int, the law
     # tau = kp (q_d - q) + kd (dq_d - dq) + effort clamped to the effort limit at every step;
     # the node shell subscribes /<robot>/joint_pd_commands only where a backend has it
+    # optional, for robots whose RobotInfo.servo_goals is true (servos in position mode):
+    # servo_goals(robot, joints, positions) -> int, goal positions (rad) taken, NaN/inf dropped;
+    # the node shell subscribes /<robot>/joint_targets only for those robots
 
     # state
     def joint_state(self, robot: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
@@ -86,7 +96,10 @@ class RobotBackend(Protocol):
     def contacts(self, robot: str) -> tuple[np.ndarray, np.ndarray]: ...
     def link_poses(self, robot: str) -> tuple[list[str], np.ndarray, np.ndarray]: ...
     def sensor_values(self, robot: str, sensor: Any) -> Any: ...
-    def penetration(self, robot: str) -> float: ...  # deepest now into anything, m (0: unknown)
+    # the deepest penetration now into anything, m (0: unknown; NaN: not measured)
+    def penetration(self, robot: str) -> float: ...
+
+    # optional: notes, lines the node logs once at start (a hardware link's set-up: port, servos)
 
     # commands the sanitiser dropped or clamped
     def command_warnings(self, now_ns: int) -> list[str]: ...  # throttled summaries

@@ -71,6 +71,8 @@ class Simulator(Node):
         self.physics = self._make_physics(physics)
         for w in self.physics.warnings:
             self.get_logger().warning(w)
+        for line in getattr(self.physics, 'notes', ()):  # a hardware link's set-up (optional)
+            self.get_logger().info(line)
         self._robots = {}
         for name in self.physics.robot_names():
             self._robots[name] = _RobotIO(self, name)
@@ -88,7 +90,7 @@ class Simulator(Node):
             feature = param.removesuffix('_rate')
             if feature not in self.physics.features:
                 self.get_logger().info(f'{feature}: not published: the backend has no such '
-                                       'feature (Gazebo: see zoo_sim.gazebo.bridge for its topics)')
+                                       'feature')
             elif rate > 0:
                 self.create_timer(1.0 / rate, callback)
         for param, callback in (('metrics_sample_rate', self._sample_metrics),
@@ -103,7 +105,10 @@ class Simulator(Node):
         if rate < 0 or not math.isfinite(rate):
             raise SimConfigError(f'parameter link_poses_rate: expected a rate >= 0 Hz (0: off), '
                                  f'got {rate}')
-        if rate > 0:
+        if rate > 0 and 'tf' not in self.physics.features:
+            self.get_logger().info('link_poses: not published: the backend does not know the '
+                                   "links' world poses (no tf feature)")
+        elif rate > 0:
             self.create_timer(1.0 / rate, self._publish_link_poses)
         self._sample_metrics()  # the start: the spawn pose
         # the backend evaluates its sensors only for an audience of the topics that read them
@@ -326,6 +331,8 @@ class Simulator(Node):
         self._tf_pub.publish(TFMessage(transforms=transforms))
 
     def _publish_tf_static(self) -> None:
+        if 'tf' not in self.physics.features:
+            return
         stamp = self._stamp()
         transforms = []
         for io in self._robots.values():
@@ -569,8 +576,7 @@ class _RobotIO:
         node.create_subscription(JointState, f'{ns}/joint_commands', self._grouped, 10)
         if hasattr(physics, 'pd_commands'):  # a backend may lack PD commands (contract)
             node.create_subscription(JointPDCommand, f'{ns}/joint_pd_commands', self._pd, 10)
-        if getattr(getattr(physics, 'robots', {}).get(name), 'servos', None) is not None:
-            # servos (AX-12) take goal positions, as a Dynamixel bridge does on a real bus
+        if info.servo_goals:  # servos (AX-12: simulated, or on a Dynamixel bus) take goals
             node.create_subscription(JointState, f'{ns}/joint_targets', self._goals, 10)
         self.sensor_pubs = []
         for sensor in info.sensors:
@@ -581,8 +587,7 @@ class _RobotIO:
             node.create_timer(1.0 / sensor.spec.rate, _sensor_publisher(node, name, sensor, pub))
         self._index = {j: i for i, j in enumerate(self.joints)}
         self._index_cache: dict[tuple, np.ndarray] = {}  # see _indices
-        links, _, _ = physics.link_poses(name)
-        self.link_index = {ln: i for i, ln in enumerate(links)}
+        self.link_index = {ln: i for i, ln in enumerate(info.links)}  # link_poses() order
         moving, fixed = ([], [], []), ([], [], [])
         for j in info.tree:
             tree = fixed if j.fixed else moving

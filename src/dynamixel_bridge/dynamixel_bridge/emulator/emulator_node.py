@@ -20,7 +20,7 @@ from zoo_runtime.entry import spin_node
 from ..control_table import DEFAULT_MODEL, baud_register, model_by_name
 from .bus import build_bus
 from .plants import JointsPlant
-from .pty_server import PtyBus
+from .pty_server import SWITCH_INTERVAL_S, PtyBus
 from .sim_link_node import SimLink
 
 
@@ -75,13 +75,6 @@ class DxlEmulator(SimLink):
             if self.link_path and os.path.islink(self.link_path):
                 os.unlink(self.link_path)
         super().destroy_node()
-
-
-# In a process of its own (ros2 launch) the bus thread shares the GIL with rclpy's executor,
-# which takes /clock every physics step: at Python's default 5 ms switch interval a status could
-# wait several of them for the GIL and miss the client's timeout (pypot waits 50 ms) on a loaded
-# machine. Servos answer on bus time, so the bus thread gets the GIL back within 0.5 ms.
-SWITCH_INTERVAL_S = 0.0005
 
 
 def main(args=None) -> None:

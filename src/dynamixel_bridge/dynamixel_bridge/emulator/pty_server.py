@@ -54,6 +54,12 @@ def fine_timer_slack() -> None:
         pass
 
 
+# A client in the emulator's process (rclpy's executor taking /clock every physics step, or the
+# Dynamixel backend's bus cycle) shares the GIL with the bus thread: at Python's default 5 ms
+# switch interval a status could wait several of them for the GIL and miss the client's timeout
+# (pypot waits 50 ms) on a loaded machine. Servos answer on bus time, so their process sets
+# sys.setswitchinterval(SWITCH_INTERVAL_S): the bus thread gets the GIL back within 0.5 ms.
+SWITCH_INTERVAL_S = 0.0005
 REALTIME_PRIORITY = 10  # --realtime: above the bridge's (ros2_control uses 50 for its loop)
 LAG_MARGIN_S = 5e-6  # taken off the measured pty minima: what the measurement itself adds
 MAX_LAG_S = 5e-6     # compensate=True only: a pty hop between processes can take < 10 us

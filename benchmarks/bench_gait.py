@@ -104,7 +104,7 @@ def search_rate(cores: int) -> tuple[float, int]:
     from coupled_wave_gait.search.runner import run_search
     from coupled_wave_gait.search.settings import SearchSettings
     from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.scenario import load_scenario
 
     sc = load_scenario('nao_gait_search')
     node = next(n for n in sc.nodes if n.executable == 'gait_search')

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from zoo_bringup.report import write_report
+from zoo_scenario.report import write_report
 from zoo_runtime.bag import read_bag
 
 from nao_gait_targets import (  # noqa: F401  (the shared targets, run on this module's walk)

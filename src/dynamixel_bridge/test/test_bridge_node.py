@@ -3,8 +3,8 @@ per-servo status out under the robot's namespace, the reboot service, summary me
 import yaml
 
 from conftest import emulated
-from zoo_bringup.runner import ScenarioRun
-from zoo_bringup.scenario import parse_scenario
+from zoo_scenario.runner import ScenarioRun
+from zoo_scenario.scenario import parse_scenario
 from zoo_runtime.interfaces.diagnostic_msgs.msg import DiagnosticArray
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 

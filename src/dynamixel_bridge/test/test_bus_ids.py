@@ -189,8 +189,8 @@ def test_the_emulator_node_stops_the_run_when_its_bus_dies(tmp_path):
     run with RunStopped naming the node and the cause (robozoo run: one line, exit 2), never an
     idle node in a run that goes on."""
     import yaml
-    from zoo_bringup.runner import RunStopped, ScenarioRun
-    from zoo_bringup.scenario import parse_scenario
+    from zoo_scenario.runner import RunStopped, ScenarioRun
+    from zoo_scenario.scenario import parse_scenario
     data = {'nodes': [{'name': 'dxl_emulator', 'package': 'dynamixel_bridge',
                        'executable': 'emulator',
                        'parameters': {'robot': 'snake', 'ids': [1, 2]}}]}
@@ -205,8 +205,8 @@ def test_the_emulator_node_stops_the_run_when_its_bus_dies(tmp_path):
 
 def test_the_emulator_node_names_duplicate_ids(tmp_path):
     import yaml
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import parse_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import parse_scenario
     data = {'nodes': [{'name': 'dxl_emulator', 'package': 'dynamixel_bridge',
                        'executable': 'emulator', 'parameters': {'ids': [1, 2, 2]}}]}
     sc = parse_scenario(yaml.safe_load(yaml.safe_dump(data)), tmp_path / 'emu.yaml')

@@ -8,8 +8,8 @@ from coupled_wave_gait.gait_quality import measure
 
 def _run(scenario, seconds, record, params=None, soles=False):
     from coupled_wave_gait.gait_quality import StepRecorder
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
 
     run = ScenarioRun(load_scenario(scenario))
     try:

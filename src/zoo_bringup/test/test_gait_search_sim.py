@@ -65,14 +65,14 @@ def test_killed_search_resumes_to_the_uninterrupted_result(tmp_path, uninterrupt
     assert all(0.9 <= s['sim_time'] <= 1.0 + 1e-9 or s['fallen'] for s in stats)
     assert any(not s['fallen'] for s in stats)
 
-    from zoo_bringup.report import write_report
+    from zoo_scenario.report import write_report
     assert [p.name for p in write_report(out)] == ['fitness.png']
     assert (out / 'fitness.png').read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
 
 
 def test_search_node_in_the_scenario_journals_the_same_results(tmp_path, uninterrupted):
-    from zoo_bringup.runner import run_scenario
-    from zoo_bringup.scenario import apply_overrides, load_scenario
+    from zoo_scenario.runner import run_scenario
+    from zoo_scenario.scenario import apply_overrides, load_scenario
 
     out = tmp_path / 'node'
     sc = apply_overrides(load_scenario('nao_gait_search'),

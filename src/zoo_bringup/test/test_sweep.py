@@ -150,7 +150,7 @@ def test_a_grown_grid_runs_only_its_new_points(tmp_path, reference):
 
 
 def test_values_split_at_the_commas_outside_brackets_and_quotes():
-    from zoo_bringup.scenario import ScenarioError, load_scenario
+    from zoo_scenario.scenario import ScenarioError, load_scenario
     from zoo_bringup.sweep.grid import parse_axes, points, split_values
 
     assert split_values('[0.0,0.0,-9.81],[0.0,0.0,-3.71]') == ['[0.0,0.0,-9.81]',

@@ -55,7 +55,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _earlier_study(out: Path) -> list[Path]:
-    from .output_dir import run_outputs
+    from zoo_scenario.output_dir import run_outputs
     found = [out / n for n in STUDY_FILES if (out / n).exists()]
     found += [out / d for d in STUDY_DIRS if (out / d).is_dir()]
     return found + [out / g for g in GRAVITIES if (out / g).is_dir() and run_outputs(out / g)]
@@ -64,7 +64,7 @@ def _earlier_study(out: Path) -> list[Path]:
 def _remove_study(out: Path) -> None:
     """Only what a study writes: its files, figures' PNGs, the real-robot plan, the runs' outputs
     (zoo_bringup's rules); anything else a user keeps there stays."""
-    from .output_dir import prepare_output
+    from zoo_scenario.output_dir import prepare_output
     for name in STUDY_FILES:
         (out / name).unlink(missing_ok=True)
     for name in REAL_ROBOT_FILES:
@@ -83,7 +83,7 @@ def _remove_study(out: Path) -> None:
 def prepare_study(out: Path | None, overwrite: bool) -> Path:
     """The study folder, like robozoo run's: fresh, new, empty, or an earlier study (replaced
     with --overwrite)."""
-    from .output_dir import fresh_run_folder
+    from zoo_scenario.output_dir import fresh_run_folder
     if out is None:
         return fresh_run_folder(Path.cwd() / 'out' / 'gravity_study')
     out = Path(os.path.expanduser(out)).absolute()
@@ -106,9 +106,9 @@ def prepare_study(out: Path | None, overwrite: bool) -> Path:
 
 def run_gravity(name: str, out: Path, overrides: list[str], verbose: bool = False) -> dict:
     """``robozoo run go1_trot_<name> --record ... --output out/<name>``, in this process."""
-    from .output_dir import prepare_output
-    from .runner import run_scenario
-    from .scenario import apply_overrides, load_scenario
+    from zoo_scenario.output_dir import prepare_output
+    from zoo_scenario.runner import run_scenario
+    from zoo_scenario.scenario import apply_overrides, load_scenario
     from zoo_runtime.embedded.logging import set_logger_level
 
     from trajectory_optimizer.study_data import RECORD_TOPICS

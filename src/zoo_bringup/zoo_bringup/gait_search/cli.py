@@ -101,7 +101,7 @@ def _search(a: argparse.Namespace) -> int:
             if lock is not None:
                 lock.close()  # releases it
     if a.report:
-        from ..report import write_report
+        from zoo_scenario.report import write_report
         summary['report'] = [str(p) for p in write_report(out)]
     json.dump(summary, sys.stdout, indent=2)
     print()
@@ -216,7 +216,7 @@ def scenario_or_default_settings(scenario: str | None, overrides: list[str]
     its search node (None: none)."""
     if scenario is None:
         return SearchSettings(), None, None
-    from ..scenario import apply_overrides, load_scenario
+    from zoo_scenario.scenario import apply_overrides, load_scenario
 
     sc = apply_overrides(load_scenario(scenario), overrides)
     nodes = [n for n in sc.nodes if (n.package, n.executable) == SEARCH_NODE]

@@ -108,7 +108,7 @@ class ScenarioEvaluator:
 
     def __init__(self, scenario: str = 'nao_gait_search', overrides: Sequence[str] = (),
                  starts: Sequence[float] = (), quality: QualityScoring | None = None):
-        from ..scenario import apply_overrides, load_scenario
+        from zoo_scenario.scenario import apply_overrides, load_scenario
 
         self.quality = quality
         self.starts = tuple(float(s) for s in starts)
@@ -141,7 +141,7 @@ class ScenarioEvaluator:
         line naming the --set or the scenario file), and return :meth:`settings`. What the build
         logs is kept in ``build_log`` for the caller to show when the search starts: the one
         line of an error (this build's or the journal's) is all the user needs."""
-        from ..scenario import ScenarioError
+        from zoo_scenario.scenario import ScenarioError
 
         if self._run is None:
             held = io.StringIO()
@@ -220,7 +220,7 @@ class ScenarioEvaluator:
         return measure(self._recorder.recording(), targets=self.quality.targets)
 
     def _build(self) -> None:
-        from ..runner import ScenarioRun
+        from zoo_scenario.runner import ScenarioRun
         from zoo_runtime.interfaces.zoo_interfaces.msg import WalkStatistics as WalkStatisticsMsg
 
         # A rebuild (each forked worker's) says what the first build said: only errors, then.

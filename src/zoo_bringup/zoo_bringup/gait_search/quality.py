@@ -32,8 +32,8 @@ def record_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAULT
     recorded; returns the run's summary (as ``robozoo run`` writes it) and the recording.
     ``params`` replaces the Walker's gait parameters (and starts it); ``soles`` also records the
     sole contact diagnostics (corner heights, tilt, normal force, centre of pressure)."""
-    from ..runner import ScenarioRun
-    from ..scenario import apply_overrides, load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import apply_overrides, load_scenario
 
     sc = load_scenario(scenario)
     walkers = [n.name for n in sc.nodes if (n.package, n.executable) == WALKER_NODE]

@@ -36,7 +36,7 @@ from ..command_line import one_line as _one_line
 from ..gait_search.cli import _shown, lock_run_dir
 from ..gait_search.engines import ENGINES, ItemFailed, drive, make_engine
 from ..gait_search.evaluator import node_log_level
-from ..scenario import (ScenarioError, apply_overrides, is_positive_number, load_scenario,
+from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_number, load_scenario,
                         node_specs)
 from . import table as tables
 from .grid import parse_axes, points
@@ -176,7 +176,7 @@ def point_key(overrides: list[str]) -> tuple[str, ...]:
 def _check_builds(sc, overrides: list[str], seed: int) -> None:
     """Build the first point's nodes once: an unknown parameter name (or a bad value) is
     refused before the sweep starts, in the runner's words (node, parameter, close match)."""
-    from ..runner import ScenarioRun
+    from zoo_scenario.runner import ScenarioRun
 
     run = ScenarioRun(apply_overrides(sc, overrides), seed=seed)
     run.close()

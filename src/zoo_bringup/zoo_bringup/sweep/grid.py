@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..scenario import Scenario, ScenarioError, apply_overrides
+from zoo_scenario.scenario import Scenario, ScenarioError, apply_overrides
 
 
 @dataclass(frozen=True)

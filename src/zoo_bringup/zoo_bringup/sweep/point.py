@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..scenario import Scenario, apply_overrides
+from zoo_scenario.scenario import Scenario, apply_overrides
 
 
 class PointRunner:
@@ -15,7 +15,7 @@ class PointRunner:
         self.scenario, self.duration, self.seed = scenario, duration, seed
 
     def __call__(self, overrides: list[str]) -> dict:
-        from ..runner import run_scenario
+        from zoo_scenario.runner import run_scenario
 
         sc = apply_overrides(self.scenario, overrides)
         summary = run_scenario(sc, duration=self.duration, seed=self.seed)

@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..scenario import ScenarioError
+from zoo_scenario.scenario import ScenarioError
 
 WALL = ('wall_time', 'real_time_factor')  # of the machine, not of the physics
 MAX_SHOWN = 8

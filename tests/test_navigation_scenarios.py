@@ -9,8 +9,8 @@ import mujoco
 import numpy as np
 import pytest
 
-from zoo_bringup.runner import ScenarioRun, run_scenario
-from zoo_bringup.scenario import apply_overrides, load_scenario
+from zoo_scenario.runner import ScenarioRun, run_scenario
+from zoo_scenario.scenario import apply_overrides, load_scenario
 
 
 def test_demo_walk_reaches_the_goal_without_touching_anything(tmp_path):

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from zoo_bringup.scenario import (ScenarioError, apply_overrides, default_record_topics,
+from zoo_scenario.scenario import (ScenarioError, apply_overrides, default_record_topics,
                                   list_scenarios, load_scenario, node_specs, parse_scenario)
 
 P = Path('/tmp/x.yaml')
@@ -109,7 +109,7 @@ def test_parameter_files_resolve_and_missing_ones_are_named(tmp_path):
 
 
 def test_every_shipped_scenario_parses_and_has_a_launch_file():
-    from zoo_bringup.scenario import workspace_root
+    from zoo_scenario.scenario import workspace_root
     launch_dir = workspace_root() / 'launch'
     for name, path in list_scenarios().items():
         load_scenario(str(path))

@@ -9,7 +9,7 @@ import pytest
 
 from zoo_bringup.cli import main
 
-BIN = Path(__file__).resolve().parents[3] / 'bin' / 'robozoo'
+BIN = Path(__file__).resolve().parents[1] / 'bin' / 'robozoo'
 
 
 def test_demo_plan_as_json(capsys):
@@ -50,7 +50,7 @@ def test_errors_are_one_line(args, message, capsys):
 def test_unknown_world_and_no_path(capsys, tmp_path):
     assert main(['path', 'atlantis', '--start', '1', '1', '--goal', '2', '2']) == 2
     assert capsys.readouterr().err.startswith("robozoo path: error: world 'atlantis' not found")
-    world = (Path(__file__).resolve().parents[3] / 'worlds' / 'hoap2_fig7.sdf').read_text()
+    world = (Path(__file__).resolve().parents[1] / 'worlds' / 'hoap2_fig7.sdf').read_text()
     walls = ''.join(f'<model name="w{k}"><static>true</static><pose>{x} {y} 0.2 0 0 0</pose>'
                     f'<link name="l"><collision name="c"><geometry><box><size>{sx} {sy} 0.4'
                     '</size></box></geometry></collision></link></model>'

@@ -2,7 +2,7 @@
 start poses and judge each on ground truth: wall contacts from MuJoCo's contact list after every
 physics step, gap and heading to the ball from the base pose (robobo_api.global_test_judge).
 
-    python -m robobo_api.global_test_check [--poses 5] [--seed 12] [--json]
+    python -m zoo_bringup.robobo_global_test_check [--poses 5] [--seed 12] [--json]
 
 Start poses are drawn from ``--seed``: uniform in the arena with the robot's footprint at least
 4 cm from the walls and 30 cm from the ball, any heading. A run ends 1.5 s after the program
@@ -16,7 +16,7 @@ import math
 import random
 import time
 
-from .global_test_judge import BALL_XY, FACING_DEG, REACH_GAP, WallContacts, reach, yaw_of
+from robobo_api.global_test_judge import BALL_XY, FACING_DEG, REACH_GAP, WallContacts, reach, yaw_of
 
 LIMIT_S = 120.0      # R22
 SETTLE_S = 1.5
@@ -38,8 +38,8 @@ def start_poses(n: int, seed: int) -> list[tuple[float, float, float]]:
 
 
 def run_once(pose: tuple[float, float, float], scenario: str = 'robobo_global_test') -> dict:
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
     sc = load_scenario(scenario)
     x, y, yaw = pose
     sc.robots[0].pose = [x, y, 0.03225, 0.0, 0.0, yaw]

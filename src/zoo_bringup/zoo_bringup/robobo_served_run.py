@@ -15,7 +15,7 @@ import socket
 import threading
 from collections.abc import Sequence
 
-from .rrap_codec import SIM_PORT, robot_port
+from robobo_api.rrap_codec import SIM_PORT, robot_port
 
 CHUNK_S = 0.2  # sim seconds per run() call: how quickly stop() takes effect
 
@@ -68,7 +68,7 @@ class ServedRun:
                  sim_server: bool = True, scenario: str = 'robobo_remote',
                  real_time_factor: float = 1.0, limit_s: float = 600.0,
                  node_parameters: dict[str, dict] | None = None):
-        from zoo_bringup.scenario import load_scenario
+        from zoo_scenario.scenario import load_scenario
         sc = load_scenario(scenario)
         if pose is not None:
             sc.robots[0].pose = [pose[0], pose[1], 0.03225, 0.0, 0.0, pose[2]]
@@ -97,7 +97,7 @@ class ServedRun:
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> 'ServedRun':
-        from zoo_bringup.runner import ScenarioRun
+        from zoo_scenario.runner import ScenarioRun
         self.run = ScenarioRun(self.scenario, real_time_factor=self.rtf)
         self._thread = threading.Thread(target=self._spin, name='served_run', daemon=True)
         self._thread.start()

@@ -121,7 +121,7 @@ class ProcessScenarioRun(ScenarioRun):
             'domain_id': self._domain_id, 'dds_config': config,
             'output': str(self.output) if self.output is not None else None})
         for proc, spec in enumerate(specs, start=1):
-            cmd = [sys.executable, '-m', 'zoo_bringup.process_child', run_id, str(proc),
+            cmd = [sys.executable, '-m', 'zoo_scenario.process_child', run_id, str(proc),
                    spec.name, str(self.seed)]
             # a session of its own: a terminal's Ctrl-C reaches this process only, which then
             # stops the children in order; they die with it if it is killed (PDEATHSIG)

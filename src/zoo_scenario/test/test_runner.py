@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from zoo_bringup.runner import ScenarioRun, run_scenario
-from zoo_bringup.scenario import ScenarioError, apply_overrides, load_scenario
+from zoo_scenario.runner import ScenarioRun, run_scenario
+from zoo_scenario.scenario import ScenarioError, apply_overrides, load_scenario
 
 
 def test_talker_listener_wiring_summary_and_bag(tmp_path):
@@ -74,7 +74,7 @@ def test_a_run_that_fails_over_an_earlier_one_keeps_it(tmp_path, monkeypatch):
     writes beside it and replaces it only at its end; a failure half-way keeps the earlier run
     whole and leaves the failed run's outputs in their own folder."""
     from zoo_bringup.demo_nodes import Listener
-    from zoo_bringup.output_dir import RunFolder
+    from zoo_scenario.output_dir import RunFolder
     from zoo_runtime.bag import read_bag
 
     sc = load_scenario('talker_listener')

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 from zoo_runtime import introspection
+from zoo_runtime.embedded.exceptions import RunStopped  # nodes raise it too: it lives below them
 
 from .node_registry import resolve_node_class
 from .output_dir import RunFolder, strict_json, write_atomically
@@ -308,11 +309,6 @@ class ScenarioRun:
 
     def __exit__(self, *exc):
         self.close()
-
-
-class RunStopped(RuntimeError):
-    """A part of the run ended it early (a node's process died): the outputs describe the run up
-    to there, then the CLI reports it as an error."""
 
 
 def run_scenario(sc: Scenario, *, duration: float | None = None, seed: int | None = None,

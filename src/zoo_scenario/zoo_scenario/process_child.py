@@ -1,5 +1,5 @@
 """One node of a `robozoo run --processes` run, in its own process (started by processes.py):
-``python -m zoo_bringup.process_child RUN_ID PROC NODE SEED``; on stdin, pickled: the scenario,
+``python -m zoo_scenario.process_child RUN_ID PROC NODE SEED``; on stdin, pickled: the scenario,
 the run's secret key (the control channel's), its DDS domain and configuration, its output folder.
 
 It builds its node as the in-process runner would (same parameters, same one-line errors), then

@@ -22,11 +22,11 @@ from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_n
                        load_scenario, node_specs)
 
 # sub-commands with their own argument parsers: `robozoo search ...`, `robozoo bag ...`
-DELEGATED = {'search': ('zoo_bringup.gait_search.cli', 'run or resume a gait search'),
-             'quality': ('zoo_bringup.gait_search.quality', "measure a walk's gait quality"),
-             'sweep': ('zoo_bringup.sweep.cli', "run a grid of a scenario's parameters"),
+DELEGATED = {'search': ('zoo_experiments.gait_search.cli', 'run or resume a gait search'),
+             'quality': ('zoo_experiments.gait_search.quality', "measure a walk's gait quality"),
+             'sweep': ('zoo_experiments.sweep.cli', "run a grid of a scenario's parameters"),
              'plan': ('trajectory_optimizer.cli', 'plan a legged trajectory (TOWR-style NLP)'),
-             'gravity-study': ('zoo_bringup.gravity_study', 'the Go1 gravity study'),
+             'gravity-study': ('zoo_experiments.gravity_study', 'the Go1 gravity study'),
              'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag'),
              'contract-report': ('zoo_sim.contract_report',
                                  'measure the joint-motor and contact figures'),

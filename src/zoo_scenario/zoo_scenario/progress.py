@@ -1,7 +1,7 @@
 """A progress bar over simulated seconds (tqdm on a terminal, silent otherwise).
 
 While the bar is drawn, lines written to stderr (node logs, warnings) go above it instead of
-through it (coupled_wave_gait.search.console, which the gait search's bar uses too).
+through it (zoo_scenario.console, which the gait search's bar uses too).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class ProgressBar:
         self._routing = contextlib.ExitStack()
         if enabled and sys.stderr.isatty():
             from tqdm import tqdm
-            from coupled_wave_gait.search.console import lines_above_bar
+            from zoo_scenario.console import lines_above_bar
 
             stderr = self._routing.enter_context(lines_above_bar())
             self._bar = tqdm(total=round(total_s, 3), unit='sim s', desc=label, leave=False,

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from coupled_wave_gait.search.journal import Journal, JournalError, differences
-from coupled_wave_gait.search.runner import SearchSession, run_search
+from coupled_wave_gait.search.session import SearchSession
+from zoo_experiments.gait_search.driver import run_search
 from coupled_wave_gait.search.space import NAO_WALK_GRID
 from coupled_wave_gait.search.standin import StandinWalk
 from coupled_wave_gait.search.strategies import GridStrategy

@@ -15,7 +15,8 @@ import pytest
 from coupled_wave_gait.evaluation import WalkStatistics
 from coupled_wave_gait.search.export import result_text, searches_text
 from coupled_wave_gait.search.journal import Journal, JournalError
-from coupled_wave_gait.search.runner import SearchError, run_search
+from coupled_wave_gait.search.session import SearchError
+from zoo_experiments.gait_search.driver import run_search
 from coupled_wave_gait.search.space import NAO_WALK_GRID, Axis, GridSpace
 from coupled_wave_gait.search.strategies import CmaStrategy, GridStrategy
 from coupled_wave_gait.search.standin import StandinWalk
@@ -64,7 +65,7 @@ def test_search_survives_kill_9_and_resumes_without_loss_or_repeat(tmp_path, nam
     out = tmp_path / 'killed'
     script = tmp_path / 'search.py'
     script.write_text(textwrap.dedent(f'''
-        from coupled_wave_gait.search.runner import run_search
+        from zoo_experiments.gait_search.driver import run_search
         from coupled_wave_gait.search.space import NAO_WALK_GRID
         from coupled_wave_gait.search.strategies import CmaStrategy, GridStrategy
         from coupled_wave_gait.search.standin import StandinWalk

@@ -1,4 +1,4 @@
-"""The Dask side of :mod:`.engines` that needs ``distributed`` at import (the process engine
+"""The Dask side of :mod:`.dispatch` that needs ``distributed`` at import (the process engine
 never imports it): the plugin holding the resident callable in each worker, and the task."""
 from __future__ import annotations
 

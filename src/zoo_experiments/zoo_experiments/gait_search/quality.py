@@ -1,9 +1,9 @@
 """The gait quality of a scenario's walk as ``robozoo run`` runs it, recorded every physics step.
 
-    python -m zoo_bringup.gait_search.quality nao_walk                 # the first 6 s
-    python -m zoo_bringup.gait_search.quality nao_walk --duration 30 --set walker.settle_time=0.1
-    python -m zoo_bringup.gait_search.quality nao_gait_search --params P1 .. P10
-    python -m zoo_bringup.gait_search.quality nao_walk --soles        # + why soles are not flat
+    python -m zoo_experiments.gait_search.quality nao_walk                 # the first 6 s
+    python -m zoo_experiments.gait_search.quality nao_walk --duration 30 --set walker.settle_time=0.1
+    python -m zoo_experiments.gait_search.quality nao_gait_search --params P1 .. P10
+    python -m zoo_experiments.gait_search.quality nao_walk --soles        # + why soles are not flat
 
 The scenario runs in-process on the embedded lockstep executor exactly as ``bin/robozoo run``
 would (same nodes, parameters and seed; the recorder does not change the walk), with a

@@ -1,14 +1,15 @@
-"""Where candidates and sweep points are evaluated: worker processes of this machine, or Dask.
+"""The one dispatcher: where candidates (a gait search) and points (a sweep) are evaluated, on
+this process, worker processes of this machine, or Dask.
 
 An engine runs one *resident* callable (a gait evaluator, a sweep's scenario runner) in each of
 its workers, set up once per worker and reused for every item, and hands back one
 ``concurrent.futures.Future`` per submitted item. The driver (the search or sweep command) keeps
 the journal: it is its only writer, and workers only evaluate.
 
-- ``process``: a ``ProcessPoolExecutor`` of forked processes, as coupled_wave_gait's
-  ``run_search`` has (the search's ``--engine process`` still runs through ``run_search``; the
-  sweep through this class); the resident callable reaches the workers by fork, so it may hold
-  unpicklable state.
+- ``process``: a ``ProcessPoolExecutor`` of forked processes (:func:`forked_pool`); the resident
+  callable reaches the workers by fork, so it may hold unpicklable state. Workers ignore Ctrl-C
+  (the driver's to handle) and exit when the driver dies (kill -9). A search with one worker
+  walks its candidates in this process instead (:class:`InProcessEngine`, no fork).
 - ``dask``: a ``distributed.Client``, on a ``LocalCluster`` of ``workers`` processes (one thread
   each) by default, or on a running cluster at ``address`` (``tcp://host:8786``: ``dask scheduler``
   on one machine, ``dask worker tcp://host:8786`` on each, with this workspace installed and
@@ -17,7 +18,8 @@ the journal: it is its only writer, and workers only evaluate.
   item. Results come back through ``Client.get_executor``'s ``concurrent.futures`` futures.
 
 The drive loop (:func:`drive`) is the same for both: keep ``2 x slots`` items in flight, record
-results in the order they finish (each record is independent: the journals are sets), stop
+results in the order they finish (those finishing together in the order they were submitted;
+each record is independent: the journals are sets), stop
 dispatching on Ctrl-C or ``stop_event`` and record what is in flight before returning.
 
 A kill of the driver loses what was in flight; the next run evaluates it. The workers do not
@@ -27,13 +29,14 @@ driver's nanny closes (dask/distributed, distributed/process.py:
 """
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import get_context
 from typing import Any, Callable, Iterator
-
-from coupled_wave_gait.search.forked_pool import call_resident, forked_pool
 
 ENGINES = ('process', 'dask')
 CONNECT_TIMEOUT_S = 20.0
@@ -83,6 +86,70 @@ class ProcessEngine:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+class InProcessEngine:
+    """One slot, this process: each item is evaluated when submitted (a search's single worker,
+    whose evaluator need not survive a fork). Ctrl-C while an item is evaluated leaves that item
+    to the next run."""
+    name = 'process'
+    slots = 1
+
+    def start(self, resident: Callable[[Any], Any]) -> None:
+        self._resident = resident
+
+    def describe(self) -> str:
+        return 'this process'
+
+    def submit(self, item: Any) -> Future:
+        fut: Future = Future()
+        try:
+            fut.set_result(self._resident(item))
+        except Exception as e:  # surfaced with the item by drive(), as from a worker
+            fut.set_exception(e)
+        return fut
+
+    def close(self) -> None:
+        pass
+
+
+_RESIDENT: Callable[[Any], Any] | None = None  # the callable inside a worker process
+
+
+def _watch_parent(ppid: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != ppid:  # the driver died (e.g. kill -9): do not linger
+            os._exit(1)
+
+
+def _init(resident: Callable[[Any], Any], ppid: int) -> None:
+    global _RESIDENT
+    _RESIDENT = resident
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
+    threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
+
+
+def call_resident(item: Any) -> Any:
+    """Submit this with the item: runs the worker's resident callable on it."""
+    return _RESIDENT(item)
+
+
+def _noop() -> None:
+    pass
+
+
+def forked_pool(resident: Callable[[Any], Any], workers: int) -> ProcessPoolExecutor:
+    """``workers`` forked processes holding ``resident``, all forked before this returns (before
+    a progress bar starts its thread); interrupted while forking, none is left behind."""
+    pool = ProcessPoolExecutor(workers, mp_context=get_context('fork'), initializer=_init,
+                               initargs=(resident, os.getpid()))
+    try:
+        pool.submit(_noop).result()
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return pool
 
 
 # -- dask ---------------------------------------------------------------------------------------
@@ -178,6 +245,7 @@ def drive(engine, items: Iterator[Any] | Callable[[], Any], record: Callable[[An
     evaluates it)."""
     next_item = items if callable(items) else (lambda it=iter(items): next(it, None))
     inflight: dict[Future, Any] = {}
+    order: dict[Future, int] = {}  # submission order, to record simultaneous results in it
     stopping = False
     while True:
         if stop_event is not None and stop_event.is_set():
@@ -187,14 +255,15 @@ def drive(engine, items: Iterator[Any] | Callable[[], Any], record: Callable[[An
                 item = next_item()
                 if item is None:
                     break
-                inflight[engine.submit(payload(item))] = item
+                fut = engine.submit(payload(item))
+                inflight[fut], order[fut] = item, len(order)
             if not inflight:
                 return stopping
             finished, _ = wait(list(inflight), timeout=0.5, return_when=FIRST_COMPLETED)
         except KeyboardInterrupt:
             stopping = True
             continue
-        for fut in finished:
+        for fut in sorted(finished, key=order.__getitem__):
             item = inflight.pop(fut)
             try:
                 result = fut.result()

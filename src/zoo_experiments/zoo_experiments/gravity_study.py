@@ -16,6 +16,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from .command_line import OneLineParser, run_command
+
 PROG = 'robozoo gravity-study'
 GRAVITIES = ('earth', 'intermediate', 'mars')
 SCENARIO = 'go1_trot_{}'
@@ -33,13 +35,8 @@ class StudyError(ValueError):
     """A user error: printed as one line, exit 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
-        self.exit(2, f'{PROG}: error: {message}\n')
-
-
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(prog=PROG, description='Run the Go1 gravity study (spec go1.md §6): each '
+    p = OneLineParser(prog=PROG, description='Run the Go1 gravity study (spec go1.md §6): each '
                 'gravity planned and tracked, figures, report.md and study.json.')
     p.add_argument('--output', type=Path, help='study folder, new or empty (default: a fresh '
                    './out/gravity_study/<date_time>, ./out/gravity_study/latest pointing at it)')
@@ -190,21 +187,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``robozoo gravity-study``; returns the exit code."""
-    try:
-        args = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    except SystemExit as exc:  # --help (0) or a usage error, already printed as one line (2)
-        return int(exc.code or 0)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print(f'{PROG}: interrupted', file=sys.stderr)
-        return 130
-    except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, no traceback
-        if args.debug:
-            raise
-        message = ' '.join(str(exc).split()) or type(exc).__name__
-        print(f'{PROG}: error: {message}', file=sys.stderr)
-        return 2
+    return run_command(PROG, parser(), run, argv)
 
 
 if __name__ == '__main__':

@@ -7,7 +7,7 @@
     bin/robozoo search nao_gait_search --engine dask --workers 2       # Dask LocalCluster
     bin/robozoo search nao_gait_search --cluster tcp://host:8786       # a running Dask cluster
 
-(``python -m zoo_bringup.gait_search ...`` is the same command, with tools/env.sh sourced.)
+(``python -m zoo_experiments.gait_search ...`` is the same command, with tools/env.sh sourced.)
 
 With a scenario (a name under config/scenarios or a .yaml path), candidates are walked on the
 simulator by the scenario's nodes (``ScenarioEvaluator``), and the search settings come from its
@@ -16,7 +16,7 @@ callable ``evaluate(WalkParams) -> WalkStatistics`` or a class whose no-argument
 Paths given here (``--out``, a scenario file) are taken from the current directory; the scenario's
 own ``output`` from the workspace root.
 
-Engines (``--engine``, :mod:`.engines`): ``process`` (the default) walks the candidates in forked
+Engines (``--engine``, :mod:`zoo_experiments.dispatch`): ``process`` (the default) walks the candidates in forked
 worker processes; ``dask`` in the workers of a Dask ``LocalCluster`` (``--workers`` processes) or,
 with ``--cluster ADDRESS``, of a running cluster. The journal is the same either way (a search
 may be resumed on the other engine); only this process writes it.
@@ -47,11 +47,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal
-from coupled_wave_gait.search.runner import run_search
 from coupled_wave_gait.search.settings import STRATEGIES, SearchSettings, SettingError
 from ..command_line import OneLineParser as _Parser, UsageError, run_command
 from ..command_line import one_line as _one_line
-from .engines import ENGINES
+from ..dispatch import ENGINES, make_engine
+from .driver import run_search
 from .evaluator import SEARCH_NODE, QualityScoring, ScenarioEvaluator, node_log_level
 
 PROG = 'robozoo search'
@@ -84,17 +84,13 @@ def _search(a: argparse.Namespace) -> int:
                                 f"the scenario's search output {settings.output!r}")
             if a.restart:
                 _restart(out)
-            if engine != 'process':
-                summary = _engine_search(a, settings, engine, evaluate, evaluation, out,
-                                         search_node)
-            else:
-                summary = run_search(
-                    settings.make_strategy(), evaluate, out, budget=settings.budget or None,
-                    workers=settings.worker_count(),
-                    progress=not a.no_progress and sys.stderr.isatty(),
-                    accept_pct=settings.accept_pct, evaluation=evaluation,
-                    legacy_ok=_uses_defaults(a, settings, search_node), note=_note,
-                    on_ready=lambda: sys.stderr.write(getattr(evaluate, 'build_log', '')))
+            summary = run_search(
+                settings.make_strategy(), evaluate, out, _engine(a, settings, engine),
+                budget=settings.budget or None, workers=settings.worker_count(),
+                progress=not a.no_progress and sys.stderr.isatty(),
+                accept_pct=settings.accept_pct, evaluation=evaluation,
+                legacy_ok=_uses_defaults(a, settings, search_node), note=_note,
+                on_ready=lambda: sys.stderr.write(getattr(evaluate, 'build_log', '')))
         finally:
             if isinstance(evaluate, ScenarioEvaluator):
                 evaluate.close()
@@ -108,18 +104,11 @@ def _search(a: argparse.Namespace) -> int:
     return 0
 
 
-def _engine_search(a: argparse.Namespace, settings: SearchSettings, engine: str, evaluate,
-                   evaluation: dict, out: Path, search_node: str | None) -> dict:
-    from .distributed import run_engine_search
-    from .engines import make_engine
-
-    return run_engine_search(
-        settings.make_strategy(), evaluate, out,
-        make_engine(engine, settings.worker_count(), a.cluster, quiet=not a.verbose),
-        budget=settings.budget or None, progress=not a.no_progress and sys.stderr.isatty(),
-        accept_pct=settings.accept_pct, evaluation=evaluation,
-        legacy_ok=_uses_defaults(a, settings, search_node), note=_note,
-        on_ready=lambda: sys.stderr.write(getattr(evaluate, 'build_log', '')))
+def _engine(a: argparse.Namespace, settings: SearchSettings, engine: str):
+    """None for the default (``process``: run_search forks ``--workers``), else the engine."""
+    if engine == 'process':
+        return None
+    return make_engine(engine, settings.worker_count(), a.cluster, quiet=not a.verbose)
 
 
 def _engine_name(a: argparse.Namespace) -> str:

@@ -34,13 +34,13 @@ from typing import Sequence
 from ..command_line import OneLineParser as _Parser, UsageError, run_command
 from ..command_line import one_line as _one_line
 from ..gait_search.cli import _shown, lock_run_dir
-from ..gait_search.engines import ENGINES, ItemFailed, drive, make_engine
+from ..dispatch import ENGINES, ItemFailed, drive, make_engine
 from ..gait_search.evaluator import node_log_level
 from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_number, load_scenario,
                         node_specs)
 from . import table as tables
 from .grid import parse_axes, points
-from .journal import JOURNAL_NAME, SweepJournal
+from .records import JOURNAL_NAME, sweep_journal
 from .point import PointRunner
 
 PROG = 'robozoo sweep'
@@ -103,7 +103,7 @@ def _sweep(a: argparse.Namespace) -> int:
         _check_builds(sc, grid[0], seed)  # unknown parameter names: before any work
         # one sweep per --out, as one search (two journal every point twice); released at exit
         lock = lock_run_dir(out, f'--out {a.out}' if a.out else str(out))  # noqa: F841
-        journal = SweepJournal(out / JOURNAL_NAME)
+        journal = sweep_journal(out / JOURNAL_NAME)
         if a.restart:
             moved = journal.set_aside()
             if moved is not None:
@@ -133,9 +133,9 @@ def _sweep(a: argparse.Namespace) -> int:
     return 0
 
 
-def _run(engine, runner: PointRunner, journal: SweepJournal, done: dict, grid, todo, a):
+def _run(engine, runner: PointRunner, journal, done: dict, grid, todo, a):
     from tqdm import tqdm
-    from coupled_wave_gait.search.console import lines_above_bar
+    from zoo_scenario.console import lines_above_bar
 
     progress = not a.no_progress and sys.stderr.isatty()
     next_seq = max((r['seq'] for r in done.values()), default=-1) + 1  # records in run order

@@ -1,6 +1,6 @@
-"""The sweep's journal: the search's (coupled_wave_gait.search.journal: a header line, then one
-JSON line per point appended with a single write, a torn last line cut after a kill, a header
-that differs from the run's refused with the first difference named), with sweep records::
+"""The sweep's records in the one journal of searches and sweeps (coupled_wave_gait.search.journal:
+a header line, then one JSON line per point appended with a single write, a torn last line cut
+after a kill, a header that differs from the run's refused with the first difference named)::
 
     {"header": {"sweep": {"scenario": ..., "duration": ..., "seed": ...,
                           "parameters": {node.param: value, ...}}}}
@@ -14,16 +14,12 @@ from __future__ import annotations
 
 from coupled_wave_gait.search.journal import JOURNAL_NAME, Journal, record_frame_problem
 
-__all__ = ['JOURNAL_NAME', 'SweepJournal', 'record_problem']
+__all__ = ['JOURNAL_NAME', 'record_problem', 'sweep_journal']
 
 
-class SweepJournal(Journal):
-    def _record(self, raw: bytes, lineno: int, n_values: int | None) -> dict:
-        obj = self._parse_line(raw, lineno)
-        problem = record_problem(obj)
-        if problem:
-            self._fail(lineno, problem)
-        return obj
+def sweep_journal(path) -> Journal:
+    """The journal at ``path`` with sweep point records."""
+    return Journal(path, record_problem=record_problem)
 
 
 def record_problem(obj) -> str | None:

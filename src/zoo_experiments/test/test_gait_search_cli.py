@@ -1,4 +1,4 @@
-"""The gait search's command line (``bin/robozoo search``, ``python -m zoo_bringup.gait_search``):
+"""The gait search's command line (``bin/robozoo search``, ``python -m zoo_experiments.gait_search``):
 runs, resumes, reads the scenario's search settings; with coupled_wave_gait's analytic stand-in
 evaluator. Bad input: test_gait_search_errors.py."""
 import json
@@ -19,7 +19,7 @@ def records(out):
 
 
 def test_command_line_runs_and_resumes(tmp_path):
-    from zoo_bringup.gait_search.cli import main
+    from zoo_experiments.gait_search.cli import main
     args = ['--evaluator', STANDIN, '--out', str(tmp_path),
             '--no-progress']
     assert main(args + ['--budget', '12']) == 0
@@ -31,7 +31,7 @@ def test_command_line_runs_and_resumes(tmp_path):
 
 
 def test_search_settings_from_the_scenario_and_their_errors(tmp_path):
-    from zoo_bringup.gait_search.cli import scenario_settings
+    from zoo_experiments.gait_search.cli import scenario_settings
     from coupled_wave_gait.search.settings import SearchSettings
 
     settings, name = scenario_settings('nao_gait_search', ['search.budget=5'])
@@ -51,7 +51,7 @@ def test_search_settings_from_the_scenario_and_their_errors(tmp_path):
 
 
 def test_quality_needs_a_scenario(tmp_path, capsys):
-    from zoo_bringup.gait_search.cli import main
+    from zoo_experiments.gait_search.cli import main
     assert main(['--evaluator', STANDIN, '--out', str(tmp_path), '--quality',
                  '--no-progress']) == 2
     assert 'need a scenario' in capsys.readouterr().err

@@ -27,7 +27,7 @@ GRID = ['go1_trot_earth', '--set', f'sim.gravity={",".join(GRAVITY)}',
 
 
 def sweep(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, '-m', 'zoo_bringup.sweep', *args], env=child_env(),
+    return subprocess.run([sys.executable, '-m', 'zoo_experiments.sweep', *args], env=child_env(),
                           capture_output=True, text=True, timeout=600)
 
 
@@ -85,7 +85,7 @@ def test_a_misspelt_parameter_is_one_line_with_the_close_match(tmp_path):
 
 def test_killed_sweep_resumes_running_every_point_once(tmp_path, reference):
     out = tmp_path / 'killed'
-    proc = start_until_journaled([sys.executable, '-m', 'zoo_bringup.sweep', *GRID, '--out',
+    proc = start_until_journaled([sys.executable, '-m', 'zoo_experiments.sweep', *GRID, '--out',
                                   str(out), '--workers', '1'], out / 'journal.jsonl', 1)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -151,7 +151,7 @@ def test_a_grown_grid_runs_only_its_new_points(tmp_path, reference):
 
 def test_values_split_at_the_commas_outside_brackets_and_quotes():
     from zoo_scenario.scenario import ScenarioError, load_scenario
-    from zoo_bringup.sweep.grid import parse_axes, points, split_values
+    from zoo_experiments.sweep.grid import parse_axes, points, split_values
 
     assert split_values('[0.0,0.0,-9.81],[0.0,0.0,-3.71]') == ['[0.0,0.0,-9.81]',
                                                                '[0.0,0.0,-3.71]']
@@ -186,7 +186,7 @@ def test_values_split_at_the_commas_outside_brackets_and_quotes():
     (['go1_trot_earth', '--set', 'plan_tracker.kp=1.0', '--engine', 'ray'], 'invalid choice'),
 ])
 def test_bad_arguments_are_one_line_before_any_work(argv, words, tmp_path, capsys):
-    from zoo_bringup.sweep.cli import main
+    from zoo_experiments.sweep.cli import main
 
     assert main([*argv, '--out', str(tmp_path / 'out')]) == 2
     out, err = capsys.readouterr()
@@ -198,8 +198,8 @@ def test_bad_arguments_are_one_line_before_any_work(argv, words, tmp_path, capsy
 def test_a_second_sweep_on_one_out_is_refused_in_one_line(tmp_path, capsys):
     """Two sweeps on one --out journalled every point twice and the next resume refused the
     journal (issue 25, as for the search): the second is refused, naming the first's pid."""
-    from zoo_bringup.gait_search.cli import lock_run_dir
-    from zoo_bringup.sweep.cli import main
+    from zoo_experiments.gait_search.cli import lock_run_dir
+    from zoo_experiments.sweep.cli import main
 
     out = tmp_path / 'out'
     held = lock_run_dir(out, 'the first sweep')  # as a running sweep holds it

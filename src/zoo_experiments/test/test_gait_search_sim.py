@@ -29,7 +29,7 @@ def records(out: Path) -> dict:
 
 
 def search_command(out: Path, workers: int) -> list[str]:
-    return [sys.executable, '-m', 'zoo_bringup.gait_search', 'nao_gait_search', *SHORT,
+    return [sys.executable, '-m', 'zoo_experiments.gait_search', 'nao_gait_search', *SHORT,
             '--budget', str(BUDGET), '--workers', str(workers), '--out', str(out),
             '--no-progress']
 
@@ -86,7 +86,7 @@ def test_search_node_in_the_scenario_journals_the_same_results(tmp_path, uninter
 
 def test_robust_scoring_keeps_the_worst_of_the_starts(uninterrupted):
     from coupled_wave_gait.nao_walk import WalkParams
-    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
+    from zoo_experiments.gait_search.evaluator import ScenarioEvaluator
 
     rec = max(records(uninterrupted).values(), key=lambda r: r['stats']['fitness'])
     params = WalkParams.from_sequence(rec['values'])
@@ -109,7 +109,7 @@ def test_robust_scoring_keeps_the_worst_of_the_starts(uninterrupted):
 
 def test_quality_scoring_penalises_the_fitness_and_reports_the_measures(uninterrupted):
     from coupled_wave_gait.nao_walk import WalkParams
-    from zoo_bringup.gait_search.evaluator import QualityScoring, ScenarioEvaluator
+    from zoo_experiments.gait_search.evaluator import QualityScoring, ScenarioEvaluator
 
     rec = max(records(uninterrupted).values(), key=lambda r: r['stats']['fitness'])
     params = WalkParams.from_sequence(rec['values'])

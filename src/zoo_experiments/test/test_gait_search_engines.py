@@ -31,7 +31,7 @@ def journal(out: Path) -> tuple[dict, dict]:
 
 
 def command(out: Path, *engine: str) -> list[str]:
-    return [sys.executable, '-m', 'zoo_bringup.gait_search', 'nao_gait_search', *SHORT,
+    return [sys.executable, '-m', 'zoo_experiments.gait_search', 'nao_gait_search', *SHORT,
             '--budget', str(BUDGET), '--workers', '2', '--out', str(out), '--no-progress',
             *engine]
 
@@ -98,7 +98,7 @@ def _group_gone(pgid: int, within_s: float) -> bool:
     (['--engine', 'ray'], "invalid choice: 'ray'"),
 ])
 def test_bad_engine_flags_are_one_line(flags, words, tmp_path, capsys):
-    from zoo_bringup.gait_search.cli import main
+    from zoo_experiments.gait_search.cli import main
 
     assert main(['nao_gait_search', '--out', str(tmp_path / 'out'), *flags]) == 2
     out, err = capsys.readouterr()

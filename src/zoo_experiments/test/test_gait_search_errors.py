@@ -21,7 +21,7 @@ sim = pytest.mark.skipif(not EMBEDDED, reason='builds the scenario in the embedd
 
 
 def run_main(args: list[str], capsys) -> tuple[int, str, str]:
-    from zoo_bringup.gait_search.cli import main
+    from zoo_experiments.gait_search.cli import main
     code = main([str(a) for a in args])
     out, err = capsys.readouterr()
     return code, out, err
@@ -258,7 +258,7 @@ def test_restart_moves_a_bad_journal_aside(journal, capsys):
 
 
 def test_journal_without_evaluation_settings_is_resumed_with_a_note(tmp_path, capsys):
-    from coupled_wave_gait.search.runner import SearchSession
+    from coupled_wave_gait.search.session import SearchSession
     from coupled_wave_gait.search.settings import SearchSettings
 
     SearchSession(SearchSettings().make_strategy(), tmp_path)  # as written before (or the node)
@@ -284,7 +284,7 @@ def test_a_second_search_on_the_same_out_is_refused(tmp_path):
     env = child_env()
     env['PYTHONPATH'] = os.pathsep.join([str(tmp_path), env['PYTHONPATH']])
     out = tmp_path / 'run'
-    cmd = [sys.executable, '-m', 'zoo_bringup.gait_search', '--evaluator', 'slow_standin:SLOW',
+    cmd = [sys.executable, '-m', 'zoo_experiments.gait_search', '--evaluator', 'slow_standin:SLOW',
            '--out', str(out), '--budget', '400', '--workers', '1', '--no-progress']
     first = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True)
@@ -346,8 +346,8 @@ def test_other_walker_settings_are_refused_and_restart_keeps_the_journal(tmp_pat
 
 @sim
 def test_old_journal_is_refused_when_the_run_changes_the_evaluation(tmp_path, capsys):
-    from coupled_wave_gait.search.runner import SearchSession
-    from zoo_bringup.gait_search.cli import scenario_settings
+    from coupled_wave_gait.search.session import SearchSession
+    from zoo_experiments.gait_search.cli import scenario_settings
 
     settings, _ = scenario_settings(SCENARIO, [])
     SearchSession(settings.make_strategy(), tmp_path)  # a header without evaluation settings
@@ -388,7 +388,7 @@ def test_node_info_logs_are_quiet_unless_verbose(tmp_path, capsys):
 
 @sim
 def test_simulator_search_prints_no_info_logs_and_build_warnings_once(tmp_path, capfd):
-    from zoo_bringup.gait_search.cli import main
+    from zoo_experiments.gait_search.cli import main
     code = main([SCENARIO, *SHORT, '--out', str(tmp_path), '--budget', '4', '--workers', '2'])
     out, err = capfd.readouterr()
     assert code == 0, err
@@ -401,7 +401,7 @@ def test_simulator_search_prints_no_info_logs_and_build_warnings_once(tmp_path, 
 
 def test_lines_above_bar_in_the_bar_process_and_in_a_worker():
     import io
-    from coupled_wave_gait.search.console import CLEAR_ROW, LinesAboveBar
+    from zoo_scenario.console import CLEAR_ROW, LinesAboveBar
 
     stream = io.StringIO()
     router = LinesAboveBar(stream)

@@ -81,8 +81,8 @@ def run_search(strategy, evaluate, out_dir: str | os.PathLike, engine=None, *,
              'settings; resumed on the assumption that it used the same ones as this run')
     t_start = time.monotonic()
     stopping = False
-    if session.recorded() >= session.total:  # all journaled: no worker to start
-        return _export(session, stopping, t_start, engine if named else None)
+    if named and session.recorded() >= session.total:  # all journaled: no cluster to start
+        return _export(session, stopping, t_start, engine)
     with lines_above_bar(progress) as stderr:  # entered before a fork: workers inherit it
         engine.start(_Build(evaluate, build))
         try:

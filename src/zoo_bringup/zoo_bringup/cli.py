@@ -18,8 +18,8 @@ from pathlib import Path
 # makes rclpy import, zoo_runtime would otherwise pick it. Set before anything imports zoo_runtime.
 os.environ.setdefault('ZOO_RUNTIME', 'embedded')
 
-from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_number, list_scenarios,
-                       load_scenario, node_specs)
+from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_number,
+                                   list_scenarios, load_scenario, node_specs)
 
 # sub-commands with their own argument parsers: `robozoo search ...`, `robozoo bag ...`
 DELEGATED = {'search': ('zoo_experiments.gait_search.cli', 'run or resume a gait search'),

@@ -16,10 +16,11 @@ callable ``evaluate(WalkParams) -> WalkStatistics`` or a class whose no-argument
 Paths given here (``--out``, a scenario file) are taken from the current directory; the scenario's
 own ``output`` from the workspace root.
 
-Engines (``--engine``, :mod:`zoo_experiments.dispatch`): ``process`` (the default) walks the candidates in forked
-worker processes; ``dask`` in the workers of a Dask ``LocalCluster`` (``--workers`` processes) or,
-with ``--cluster ADDRESS``, of a running cluster. The journal is the same either way (a search
-may be resumed on the other engine); only this process writes it.
+Engines (``--engine``, :mod:`zoo_experiments.dispatch`): ``process`` (the default) walks the
+candidates in forked worker processes (one worker: in this process); ``dask`` in the workers of a
+Dask ``LocalCluster`` (``--workers`` processes) or, with ``--cluster ADDRESS``, of a running
+cluster. The journal is the same either way (a search may be resumed on the other engine); only
+this process writes it.
 
 Re-running the same command resumes the search from its journal (``<out>/journal.jsonl``); one
 search at a time per run directory (``<out>/search.lock``: a second is refused with the first's

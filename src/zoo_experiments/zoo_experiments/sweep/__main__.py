@@ -1,4 +1,4 @@
-"""``python -m zoo_experiments.sweep``: the same command as ``bin/robozoo sweep``; see :mod:`.cli`."""
+"""``python -m zoo_experiments.sweep``: the same command as ``bin/robozoo sweep`` (:mod:`.cli`)."""
 import sys
 
 from .cli import main

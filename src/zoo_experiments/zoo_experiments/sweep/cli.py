@@ -36,8 +36,8 @@ from ..command_line import one_line as _one_line
 from ..gait_search.cli import _shown, lock_run_dir
 from ..dispatch import ENGINES, ItemFailed, drive, make_engine
 from ..gait_search.evaluator import node_log_level
-from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_number, load_scenario,
-                        node_specs)
+from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_number,
+                                   load_scenario, node_specs)
 from . import table as tables
 from .grid import parse_axes, points
 from .records import JOURNAL_NAME, sweep_journal

@@ -184,6 +184,17 @@ def test_a_dead_bus_thread_says_so():
             port.closePort()
 
 
+def test_the_emulator_command_leaves_scenarios_to_robozoo(capsys):
+    """This package knows no scenarios: ``--scenario`` without robozoo's ``attach`` (as
+    ``python -m dynamixel_bridge.emulator.cli``) is one line saying who serves it, exit 2."""
+    from dynamixel_bridge.emulator.cli import main
+    assert main(['--scenario', 'snake_stand', '--quiet']) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ['robozoo dxl-emulator: error: --scenario snake_stand: a bus backed by a '
+                   'scenario is served by bin/robozoo dxl-emulator (this command serves '
+                   'in-memory servos)']
+
+
 def test_the_emulator_node_stops_the_run_when_its_bus_dies(tmp_path):
     """dynamixel_bridge/emulator in a scenario (embedded runtime): a dead bus thread ends the
     run with RunStopped naming the node and the cause (robozoo run: one line, exit 2), never an

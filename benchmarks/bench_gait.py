@@ -45,7 +45,7 @@ def shipped_overrides() -> list[str]:
 def timed_walks(n: int, barrier=None) -> tuple[float, list]:
     """Build the evaluator (one warm-up walk), then time ``n`` walks of the shipped gait."""
     from coupled_wave_gait.nao_wave_walk import WalkParams
-    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
+    from zoo_experiments.gait_search.evaluator import ScenarioEvaluator
 
     params = WalkParams.from_sequence(shipped_params())
     evaluate = ScenarioEvaluator('nao_gait_search', shipped_overrides())
@@ -64,7 +64,7 @@ def solver_iterations() -> tuple[float, float]:
     (recorded through the simulator's step_observers, outside the timed walks)."""
     import numpy as np
     from coupled_wave_gait.nao_wave_walk import WalkParams
-    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
+    from zoo_experiments.gait_search.evaluator import ScenarioEvaluator
 
     evaluate = ScenarioEvaluator('nao_gait_search', shipped_overrides())
     params = WalkParams.from_sequence(shipped_params())
@@ -101,10 +101,10 @@ def all_cores(cores: int) -> float:
 
 def search_rate(cores: int) -> tuple[float, int]:
     """A real search's candidates per minute (falls included), with every core."""
-    from coupled_wave_gait.search.runner import run_search
+    from zoo_experiments.gait_search.driver import run_search
     from coupled_wave_gait.search.settings import SearchSettings
-    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
-    from zoo_bringup.scenario import load_scenario
+    from zoo_experiments.gait_search.evaluator import ScenarioEvaluator
+    from zoo_scenario.scenario import load_scenario
 
     sc = load_scenario('nao_gait_search')
     node = next(n for n in sc.nodes if n.executable == 'gait_search')

@@ -57,8 +57,8 @@ class Client(threading.Thread):
 
 def run(mode: str) -> tuple[float, int, int, int]:
     """Wall seconds of the run, messages and bytes the client received, messages sent."""
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
 
     live = None if mode == 'plain' else {'port': 0}
     with ScenarioRun(load_scenario(SCENARIO), real_time_factor=0.0, live=live) as sr:

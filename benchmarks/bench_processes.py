@@ -22,9 +22,9 @@ REPEATS = 3
 
 
 def measure(name: str, duration: float, apart: bool) -> dict:
-    from zoo_bringup.processes import ProcessScenarioRun
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.processes import ProcessScenarioRun
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
     t0 = time.perf_counter()
     run = (ProcessScenarioRun if apart else ScenarioRun)(load_scenario(name))
     start = time.perf_counter() - t0

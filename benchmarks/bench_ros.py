@@ -35,7 +35,7 @@ WARM_UP = 0.5  # sim seconds left out of the ROS counts at least
 
 def ros_run(scenario: str, seconds: float, rtf: float, tmp: Path) -> dict:
     from rosidl_runtime_py.utilities import get_message
-    from zoo_bringup.launched_scenario import LaunchedScenario
+    from zoo_scenario.launched_scenario import LaunchedScenario
     env = dict(os.environ, ROS_DOMAIN_ID=str(random.randint(101, 230)),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST', ROS_LOG_DIR=str(tmp / 'ros_log'))
     run = LaunchedScenario(scenario, env, tmp / f'{scenario}.log',

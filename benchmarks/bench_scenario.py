@@ -39,8 +39,8 @@ CLOCK = time.perf_counter
 
 
 def run_scenario(record: bool, capture: list | None = None) -> tuple[float, int]:
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
 
     with tempfile.TemporaryDirectory() as out:
         run = ScenarioRun(load_scenario(SCENARIO), record=record, output=out)
@@ -72,8 +72,8 @@ def run_scenario(record: bool, capture: list | None = None) -> tuple[float, int]
 
 def run_bare(calls: list) -> tuple[float, int]:
     """The same model, the captured velocities written into the motors' rows per call."""
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
 
     run = ScenarioRun(load_scenario(SCENARIO))
     physics = run.nodes['sim'].physics

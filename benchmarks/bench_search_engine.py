@@ -67,8 +67,8 @@ class JournalWatch:
 
 
 def setup():
-    from zoo_bringup.gait_search.cli import scenario_settings
-    from zoo_bringup.gait_search.evaluator import ScenarioEvaluator
+    from zoo_experiments.gait_search.cli import scenario_settings
+    from zoo_experiments.gait_search.evaluator import ScenarioEvaluator
 
     overrides = [f'walker.duration={WALK_S}']
     settings, _ = scenario_settings('nao_gait_search', overrides)
@@ -79,7 +79,7 @@ def setup():
 
 
 def process_run(settings, evaluate, evaluation, out: Path) -> dict:
-    from coupled_wave_gait.search.runner import run_search
+    from zoo_experiments.gait_search.driver import run_search
 
     with JournalWatch(out / 'journal.jsonl') as watch:
         run_search(settings.make_strategy(), evaluate, out, budget=BUDGET, workers=WORKERS,
@@ -88,11 +88,11 @@ def process_run(settings, evaluate, evaluation, out: Path) -> dict:
 
 
 def dask_run(settings, evaluate, evaluation, out: Path) -> dict:
-    from zoo_bringup.gait_search.distributed import run_engine_search
-    from zoo_bringup.gait_search.engines import DaskEngine
+    from zoo_experiments.gait_search.driver import run_search
+    from zoo_experiments.dispatch import DaskEngine
 
     with JournalWatch(out / 'journal.jsonl') as watch:
-        run_engine_search(settings.make_strategy(), evaluate, out, DaskEngine(WORKERS),
+        run_search(settings.make_strategy(), evaluate, out, DaskEngine(WORKERS),
                           budget=BUDGET, progress=False, evaluation=evaluation,
                           note=lambda _: None)
     return watch.rates()
@@ -103,7 +103,7 @@ def records(out: Path) -> set[str]:
 
 
 def main() -> None:
-    from zoo_bringup.gait_search.evaluator import node_log_level
+    from zoo_experiments.gait_search.evaluator import node_log_level
 
     with node_log_level('error'), tempfile.TemporaryDirectory() as tmp:
         settings, evaluate, evaluation = setup()

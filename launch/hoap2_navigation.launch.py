@@ -1,7 +1,7 @@
 """`ros2 launch zoo_bringup hoap2_navigation.launch.py [backend:=gazebo]`: the hoap2_navigation
 scenario under ROS 2, MuJoCo physics by default (Gazebo Harmonic with backend:=gazebo);
 `set:=node.param=value;...` overrides parameters."""
-from zoo_bringup.ros_launch import scenario_launch_description
+from zoo_scenario.ros_launch import scenario_launch_description
 
 
 def generate_launch_description():

@@ -224,7 +224,8 @@ BAD: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                      ["node 'talker'", "parameter 'rate' = nan", '--set talker.rate=.nan']),
     'set_rate_negative': (None, ['run', 'talker_listener', '--set', 'talker.rate=-5.0'],
                           ["parameter 'rate' = -5.0", 'finite rate > 0 Hz']),
-    # --- gait search and quality (the search's own catalogue: zoo_bringup/test_gait_search_errors)
+    # --- gait search and quality (the search's own catalogue:
+    # zoo_experiments/test/test_gait_search_errors)
     'search_out_is_file': (None, ['search', 'nao_gait_search', '--out', '{tmp}/a_file'],
                            ['--out', 'a_file', 'is a file']),
     'search_set_type': (None, ['search', 'nao_gait_search', '--set', 'walker.duration=abc',

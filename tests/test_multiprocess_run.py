@@ -102,9 +102,9 @@ def _children(parent: int) -> dict[str, int]:
             cmd = (d / 'cmdline').read_bytes().split(b'\0')
         except (OSError, ValueError):
             continue
-        if int(stat.rsplit(')', 1)[1].split()[1]) == parent and b'zoo_bringup.process_child' \
+        if int(stat.rsplit(')', 1)[1].split()[1]) == parent and b'zoo_scenario.process_child' \
                 in cmd:
-            out[cmd[cmd.index(b'zoo_bringup.process_child') + 3].decode()] = int(d.name)
+            out[cmd[cmd.index(b'zoo_scenario.process_child') + 3].decode()] = int(d.name)
     return out
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from zoo_bringup.report import write_report
+from zoo_scenario.report import write_report
 from zoo_runtime.bag import read_bag
 
 from nao_gait_targets import (  # noqa: F401  (the shared targets, run on this module's walk)
@@ -44,7 +44,7 @@ def robozoo(*args):
 @pytest.fixture(scope='module')
 def quality():
     """The first 6 s of the shipped scenario, recorded at every physics step while it walks."""
-    from zoo_bringup.gait_search.quality import measure_scenario
+    from zoo_experiments.gait_search.quality import measure_scenario
     return measure_scenario('nao_walk', DURATION, soles=True)
 
 
@@ -130,7 +130,7 @@ def test_quality_soles_are_flat_at_touchdown_and_lift_off_too(quality):
 def test_quality_holds_at_the_lowest_friction_the_description_allows(tmp_path):
     """The ZMP walk at foot_mu 0.3 (nao_description's lowest; shipped 0.5): its feet need at most
     0.13 of friction (zmp_walk README), so the walk and its soles are as at 0.5."""
-    from zoo_bringup.gait_search.quality import measure_scenario
+    from zoo_experiments.gait_search.quality import measure_scenario
     text = (WS / 'config' / 'scenarios' / 'nao_walk.yaml').read_text()
     assert 'args: {hip_yaw_pitch: independent}' in text
     scenario = tmp_path / 'nao_walk_mu_0.3.yaml'

@@ -17,7 +17,7 @@ DURATION = 6.0
 @pytest.fixture(scope='module')
 def quality():
     """The first 6 s of the scenario, recorded at every physics step while it walks."""
-    from zoo_bringup.gait_search.quality import measure_scenario
+    from zoo_experiments.gait_search.quality import measure_scenario
     return measure_scenario('nao_wave_walk', DURATION, soles=True)
 
 

@@ -105,3 +105,37 @@ def test_the_robobo_builds_on_jazzy_with_the_opencv_apps_stand_in():
         assert '--skip-keys opencv_apps' not in text and 'robobo_msgs robobo_api' not in text, doc
     from zoo_runtime.interfaces.robobo_msgs.msg import Blob
     assert type(Blob().center).__name__ == 'Point2D'
+
+
+# Issue 26: the application sits on top. Who may import each application package: the scenario
+# library (no command line), the experiments (searches, sweeps, studies and their commands) and
+# the CLI; a domain package (robot, controller, bridge, simulator) imports none of them.
+APP_IMPORTERS = {'zoo_scenario': {'zoo_scenario', 'zoo_experiments', 'zoo_bringup'},
+                 'zoo_experiments': {'zoo_experiments', 'zoo_bringup'},
+                 'zoo_bringup': {'zoo_bringup'}}
+
+
+@pytest.mark.parametrize('pkg', PACKAGES, ids=lambda p: p.name)
+def test_no_package_below_the_application_imports_it(pkg):
+    wrong = sorted(app for app, importers in APP_IMPORTERS.items()
+                   if app in imports(pkg) and pkg.name not in importers)
+    assert not wrong, (f'{pkg.name} (non-test code) imports {wrong}: only '
+                       f'{sorted(APP_IMPORTERS[wrong[0]])} may')
+
+
+def test_the_scenario_library_has_no_command_line():
+    files = sorted((WS / 'src' / 'zoo_scenario' / 'zoo_scenario').rglob('*.py'))
+    assert files
+    for f in files:
+        for n in ast.walk(ast.parse(f.read_text())):
+            names = [a.name for a in n.names] if isinstance(n, ast.Import) else (
+                [n.module] if isinstance(n, ast.ImportFrom) and n.module else [])
+            assert 'argparse' not in names, f'{f.relative_to(WS)}: imports argparse (CLI only)'
+
+
+def test_the_app_test_catches_a_domain_import(tmp_path):
+    """The scan sees a lazy import inside a function, as the runner's users had it."""
+    mod = tmp_path / 'robot_pkg' / 'robot_pkg'
+    mod.mkdir(parents=True)
+    (mod / 'node.py').write_text('def f():\n    from zoo_scenario.runner import RunStopped\n')
+    assert 'zoo_scenario' in imports(tmp_path / 'robot_pkg')

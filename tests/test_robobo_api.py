@@ -70,8 +70,8 @@ def test_with_the_optional_motor_model_every_straight_line_case_is_within_r13(tm
         assert abs(r['distance_cm'] - predicted) <= 0.002 * predicted, (r, predicted)  # measured
         assert r['heading_change_deg'] < 0.1
     # R10: the encoders count the law's angle once the lag has run on
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import apply_overrides, load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import apply_overrides, load_scenario
     from zoo_runtime.interfaces.robobo_msgs.srv import MoveWheels
     from zoo_runtime.interfaces.std_msgs.msg import Int8, Int32
     sc = apply_overrides(load_scenario('robobo_empty'), ['robobo_api.wheel_time_constant=0.1'])
@@ -123,8 +123,8 @@ def test_ir_tables_are_monotonic_and_match_ray_geometry(calibration):  # R18
 
 
 def test_ros_interface_semantics():  # R6, R8, R10, R16, R23
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
     from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels
     from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
     with ScenarioRun(load_scenario('robobo_multi')) as run:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from robobo_api.global_test_check import run_once, start_poses
+from zoo_bringup.robobo_global_test_check import run_once, start_poses
 from robobo_api.global_test_judge import FACING_DEG, REACH_GAP, WallContacts, reach, yaw_of
 
 WS = Path(__file__).resolve().parents[1]
@@ -28,7 +28,7 @@ def test_ros_example_reaches_the_ball_without_touching_a_wall():
 
 def test_robobopy_example_reaches_the_ball_without_touching_a_wall():
     pytest.importorskip('robobopy', reason='robobopy==1.5.0 (requirements.txt)')
-    from robobo_api.served_run import ServedRun, free_robot_id
+    from zoo_bringup.robobo_served_run import ServedRun, free_robot_id
     spec = importlib.util.spec_from_file_location(
         'global_test_robobopy', WS / 'src/robobo_api/examples/global_test_robobopy.py')
     example = importlib.util.module_from_spec(spec)

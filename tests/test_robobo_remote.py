@@ -13,7 +13,7 @@ robobopy = pytest.importorskip('robobopy', reason='robobopy==1.5.0 (requirements
 
 from robobo_api.global_test_judge import yaw_of  # noqa: E402
 from robobo_api.motor_laws import wheel_angle_deg  # noqa: E402
-from robobo_api.served_run import ServedRun, free_robot_id  # noqa: E402
+from zoo_bringup.robobo_served_run import ServedRun, free_robot_id  # noqa: E402
 from robobo_clients import (FACING_BALL, R, ServedTruth, connect,  # noqa: E402
                             guarded_connect, robobopy_drives_and_reads)
 

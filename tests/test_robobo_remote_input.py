@@ -17,7 +17,7 @@ pytest.importorskip('robobopy', reason='robobopy==1.5.0 (requirements.txt)')
 websocket = pytest.importorskip('websocket', reason='websocket-client (robobopy needs it)')
 
 from robobo_api.rrap_codec import MAX_COMMAND, robot_port  # noqa: E402
-from robobo_api.served_run import ServedRun, free_port, free_robot_id  # noqa: E402
+from zoo_bringup.robobo_served_run import ServedRun, free_port, free_robot_id  # noqa: E402
 from robobo_api.ws_server import MAX_FRAME  # noqa: E402
 
 MB = 1_000_000

@@ -35,7 +35,7 @@ from robobopy.utils.Wheels import Wheels  # noqa: E402
 
 from robobo_api.global_test_judge import yaw_of  # noqa: E402
 from robobo_api.motor_laws import wheel_angle_deg  # noqa: E402
-from robobo_api.served_run import ServedRun, free_robot_ids  # noqa: E402
+from zoo_bringup.robobo_served_run import ServedRun, free_robot_ids  # noqa: E402
 from robobo_clients import WALL_LIMIT_S, guarded_connect  # noqa: E402
 
 R, TRACK = 0.03225, 0.1456          # wheel radius, wheel separation (spec R25)

@@ -14,7 +14,7 @@ from robobopy.utils.IR import IR  # noqa: E402
 from robobopy.utils.Wheels import Wheels  # noqa: E402
 
 from robobo_api.global_test_judge import yaw_of  # noqa: E402
-from robobo_api.served_run import ServedRun, free_robot_id  # noqa: E402
+from zoo_bringup.robobo_served_run import ServedRun, free_robot_id  # noqa: E402
 from robobo_clients import guarded_connect  # noqa: E402
 
 
@@ -24,8 +24,8 @@ SEQUENCE_POSE = (-0.1, -0.2, 0.3)
 def ros_sequence() -> dict:
     """moveWheels(l 40, r 20, 2 s), pan to 150, tilt to 90 through the ROS services, as fast as
     the simulation runs; the readings after each settled."""
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
     from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels
     from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
     sc = load_scenario('robobo_remote')

@@ -1,8 +1,8 @@
 """Issue 3 acceptance through scenarios: default recordings and bitwise determinism."""
 import numpy as np
 
-from zoo_bringup.runner import run_scenario
-from zoo_bringup.scenario import load_scenario
+from zoo_scenario.runner import run_scenario
+from zoo_scenario.scenario import load_scenario
 from zoo_runtime.bag import read_bag
 
 
@@ -48,7 +48,7 @@ def test_robot_metrics_in_the_bag_equal_summary_json(tmp_path):
 
 def test_the_scenario_seed_reaches_the_simulator():
     """The seed that draws sensor noise (zoo_sim.noise) is the scenario's, or --seed."""
-    from zoo_bringup.runner import ScenarioRun
+    from zoo_scenario.runner import ScenarioRun
     with ScenarioRun(load_scenario('go1_stand'), seed=7) as run:
         assert run.nodes['sim'].get_parameter('seed').value == 7
         assert run.physics.seed == 7

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from zoo_bringup.cli import main
-from zoo_bringup.scenario import load_scenario
+from zoo_scenario.scenario import load_scenario
 
 ROBOTS = ['nao', 'hoap2', 'robobo', 'go1', 'snake']
 FRICTION_ARG = {'nao': 'foot_mu', 'hoap2': 'sole_mu', 'robobo': 'wheel_mu', 'go1': 'foot_mu',

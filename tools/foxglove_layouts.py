@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from zoo_bringup.runner import ScenarioRun
-from zoo_bringup.scenario import load_scenario
+from zoo_scenario.runner import ScenarioRun
+from zoo_scenario.scenario import load_scenario
 from zoo_live.layouts import STAND_SCENARIOS, text
 
 OUT = Path(__file__).resolve().parents[1] / 'config' / 'foxglove'

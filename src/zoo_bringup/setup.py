@@ -24,7 +24,7 @@ setup(
     ],
     install_requires=['setuptools'],
     zip_safe=True,
-    description='robozoo scenarios, CLI, launch helpers and demo nodes',
+    description='The robozoo application: CLI, launch and scenario files, demo nodes',
     license='Apache-2.0',
     tests_require=['pytest'],
     entry_points={

@@ -1,3 +1,3 @@
-"""The ROS tier's launched scenario: zoo_bringup.launched_scenario (benchmarks/bench_ros.py uses
+"""The ROS tier's launched scenario: zoo_scenario.launched_scenario (benchmarks/bench_ros.py uses
 it too)."""
-from zoo_bringup.launched_scenario import LaunchedScenario, fully_qualified  # noqa: F401
+from zoo_scenario.launched_scenario import LaunchedScenario, fully_qualified  # noqa: F401

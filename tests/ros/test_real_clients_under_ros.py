@@ -160,7 +160,7 @@ def test_move_pan_tilt_answers_and_the_api_goes_on(ros_env, tmp_path):
 
 
 def free_robot_id_or_skip() -> int:
-    from robobo_api.served_run import free_robot_id
+    from zoo_bringup.robobo_served_run import free_robot_id
     try:
         return free_robot_id()
     except OSError as exc:

@@ -25,7 +25,7 @@ import pytest
 
 from conftest import WS, ros2
 from launched import LaunchedScenario
-from zoo_bringup.scenario import list_scenarios, load_scenario
+from zoo_scenario.scenario import list_scenarios, load_scenario
 from zoo_runtime.bag import read_bag
 
 REST = 2.0      # sim seconds a resting robot is watched

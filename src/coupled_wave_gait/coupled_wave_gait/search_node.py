@@ -26,7 +26,7 @@ from joint_pid_control.params import ParameterError
 
 from .evaluation import WalkStatistics
 from .nao_walk import PARAM_NAMES
-from .search.runner import SearchSession
+from .search.session import SearchSession
 from .search.settings import SearchSettings
 
 Node = rclpy.node.Node
@@ -59,7 +59,7 @@ class GaitSearch(Node):
         if self.settings.starts:
             raise ParameterError(f'{self.get_name()}: parameter starts: the node walks each '
                                  'candidate once; robust scoring is python -m '
-                                 'zoo_bringup.gait_search --starts')
+                                 'zoo_experiments.gait_search --starts')
         self.output = self.settings.output_dir(DEFAULT_OUTPUT)
         self.session = SearchSession(self.settings.make_strategy(), self.output,
                                      self.settings.budget or None, self.settings.accept_pct)

@@ -184,31 +184,12 @@ def test_a_dead_bus_thread_says_so():
             port.closePort()
 
 
-def test_the_emulator_node_stops_the_run_when_its_bus_dies(tmp_path):
-    """dynamixel_bridge/emulator in a scenario (embedded runtime): a dead bus thread ends the
-    run with RunStopped naming the node and the cause (robozoo run: one line, exit 2), never an
-    idle node in a run that goes on."""
-    import yaml
-    from zoo_bringup.runner import RunStopped, ScenarioRun
-    from zoo_bringup.scenario import parse_scenario
-    data = {'nodes': [{'name': 'dxl_emulator', 'package': 'dynamixel_bridge',
-                       'executable': 'emulator',
-                       'parameters': {'robot': 'snake', 'ids': [1, 2]}}]}
-    sc = parse_scenario(yaml.safe_load(yaml.safe_dump(data)), tmp_path / 'emu.yaml')
-    with ScenarioRun(sc) as run:
-        run.run(0.05)
-        pty = run.nodes['dxl_emulator'].pty
-        _kill_serving_loop(pty)
-        with pytest.raises(RunStopped, match='dxl_emulator: bus thread stopped'):
-            run.run(0.05)
-
-
-def test_the_emulator_node_names_duplicate_ids(tmp_path):
-    import yaml
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import parse_scenario
-    data = {'nodes': [{'name': 'dxl_emulator', 'package': 'dynamixel_bridge',
-                       'executable': 'emulator', 'parameters': {'ids': [1, 2, 2]}}]}
-    sc = parse_scenario(yaml.safe_load(yaml.safe_dump(data)), tmp_path / 'emu.yaml')
-    with pytest.raises(ValueError, match=r'parameter ids: expected distinct servo ids'):
-        ScenarioRun(sc).close()
+def test_the_emulator_command_leaves_scenarios_to_robozoo(capsys):
+    """This package knows no scenarios: ``--scenario`` without robozoo's ``attach`` (as
+    ``python -m dynamixel_bridge.emulator.cli``) is one line saying who serves it, exit 2."""
+    from dynamixel_bridge.emulator.cli import main
+    assert main(['--scenario', 'snake_stand', '--quiet']) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ['robozoo dxl-emulator: error: --scenario snake_stand: a bus backed by a '
+                   'scenario is served by bin/robozoo dxl-emulator (this command serves '
+                   'in-memory servos)']

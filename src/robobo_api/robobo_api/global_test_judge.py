@@ -86,7 +86,7 @@ class WallContacts:
 
 class GlobalTestJudge(rclpy.node.Node):
     """Ground-truth reach metrics of one robot for summary.json (wall contacts need the physics
-    itself: robobo_api.global_test_check)."""
+    itself: zoo_bringup.robobo_global_test_check)."""
 
     def __init__(self, **kwargs):
         super().__init__('global_test_judge', **kwargs)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from zoo_bringup.scenario import workspace_root
+from zoo_scenario.scenario import workspace_root
 
 
 class _Recorder:
@@ -76,7 +76,7 @@ def test_gazebo_backend_sets_the_resource_path_and_the_bridge_on_request(monkeyp
     import tempfile
     import yaml
     monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))   # the bridge YAML goes there
-    from zoo_bringup.ros_launch import launch_plan
+    from zoo_scenario.ros_launch import launch_plan
     plan = launch_plan('nao_wave_walk', [], 'gazebo')
     paths = plan.env['GZ_SIM_RESOURCE_PATH'].split(':')
     assert any((Path(p) / 'ground_plane' / 'model.sdf').is_file() for p in paths)
@@ -100,7 +100,7 @@ def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeyp
     had started running (tests/ros/test_launch_arguments.py): the launch glue checks every node's
     package first, and names the missing one."""
     import tempfile
-    from zoo_bringup.scenario import installed_share
+    from zoo_scenario.scenario import installed_share
     if installed_share('ros_gz_bridge') is not None:
         pytest.skip('ros_gz_bridge is installed here')
     monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))
@@ -115,7 +115,7 @@ def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeyp
 def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
     """Issue 16 item 10: from an install space alone (no checkout found), `ros2 launch
     zoo_bringup nao_wave_walk.launch.py` finds its launch file, scenario, parameter files and world."""
-    import zoo_bringup.scenario as scenario
+    import zoo_scenario.scenario as scenario
     import zoo_sim.resources as resources
     share = scenario.installed_share('zoo_bringup')
     assert share is not None, 'zoo_bringup is not installed (colcon build)'
@@ -141,8 +141,8 @@ def test_every_scenario_node_has_an_executable_where_launch_ros_looks():
     runner (entry point group robozoo.nodes) fails there (found by
     tests/ros/test_launch_arguments.py)."""
     import os
-    import zoo_bringup.scenario as scenario
-    from zoo_bringup.ros_launch import launch_plan
+    import zoo_scenario.scenario as scenario
+    from zoo_scenario.ros_launch import launch_plan
     missing = []
     for name in scenario.list_scenarios():
         for node in launch_plan(name, []).nodes:

@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == 'info':
             print(format_info(bag_info(args.path)))
         elif args.cmd == 'report':
-            from .report import write_bag_report
+            from zoo_scenario.report import write_bag_report
             made = write_bag_report(args.path, args.output)
             print('\n'.join(str(p) for p in made) or f'{args.path}: nothing to plot (no '
                   '/<robot>/odometry/ground_truth topic, no summary.json naming robots)')

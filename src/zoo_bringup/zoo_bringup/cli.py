@@ -18,20 +18,20 @@ from pathlib import Path
 # makes rclpy import, zoo_runtime would otherwise pick it. Set before anything imports zoo_runtime.
 os.environ.setdefault('ZOO_RUNTIME', 'embedded')
 
-from .scenario import (ScenarioError, apply_overrides, is_positive_number, list_scenarios,
-                       load_scenario, node_specs)
+from zoo_scenario.scenario import (ScenarioError, apply_overrides, is_positive_number,
+                                   list_scenarios, load_scenario, node_specs)
 
 # sub-commands with their own argument parsers: `robozoo search ...`, `robozoo bag ...`
-DELEGATED = {'search': ('zoo_bringup.gait_search.cli', 'run or resume a gait search'),
-             'quality': ('zoo_bringup.gait_search.quality', "measure a walk's gait quality"),
-             'sweep': ('zoo_bringup.sweep.cli', "run a grid of a scenario's parameters"),
+DELEGATED = {'search': ('zoo_experiments.gait_search.cli', 'run or resume a gait search'),
+             'quality': ('zoo_experiments.gait_search.quality', "measure a walk's gait quality"),
+             'sweep': ('zoo_experiments.sweep.cli', "run a grid of a scenario's parameters"),
              'plan': ('trajectory_optimizer.cli', 'plan a legged trajectory (TOWR-style NLP)'),
-             'gravity-study': ('zoo_bringup.gravity_study', 'the Go1 gravity study'),
+             'gravity-study': ('zoo_experiments.gravity_study', 'the Go1 gravity study'),
              'bag': ('zoo_bringup.bag_cli', 'inspect or repair a recorded bag'),
              'contract-report': ('zoo_sim.contract_report',
                                  'measure the joint-motor and contact figures'),
              'path': ('grid_navigation.path_cli', "plan an A* path on a world's occupancy grid"),
-             'dxl-emulator': ('dynamixel_bridge.emulator.cli', 'serve a Dynamixel bus on a pty')}
+             'dxl-emulator': ('zoo_bringup.dxl_emulator', 'serve a Dynamixel bus on a pty')}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -121,9 +121,9 @@ def _cmd_show(args) -> int:
 
 
 def _cmd_run(args) -> int:
-    from .output_dir import RunFolder
-    from .progress import ProgressBar
-    from .runner import run_scenario
+    from zoo_scenario.output_dir import RunFolder
+    from zoo_scenario.progress import ProgressBar
+    from zoo_scenario.runner import run_scenario
 
     sc = apply_overrides(load_scenario(args.scenario), args.overrides)
     duration = sc.duration if args.duration is None else args.duration
@@ -169,7 +169,7 @@ def _cmd_run(args) -> int:
     for warning in summary.get('warnings', []):
         print(f'robozoo: warning: {warning}', file=sys.stderr)
     if args.report:
-        from .report import write_report
+        from zoo_scenario.report import write_report
         args.stage = 'report'
         for path in write_report(output):
             print(f'  plot: {path}')

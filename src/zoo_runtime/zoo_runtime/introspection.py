@@ -1,6 +1,6 @@
 """A public view of the embedded world (``zoo_runtime.embedded``) for the workspace's tools:
 the run's graph, a transient-local publisher's latched messages, publishers a context owns, a
-node's declared parameters. What the siblings (zoo_dds, zoo_live, zoo_bringup) need, so that
+node's declared parameters. What the siblings (zoo_dds, zoo_live, zoo_scenario) need, so that
 none reads a private attribute of zoo_runtime.
 
 Embedded only: under real ROS 2 the graph is the rmw's (``Node.get_publishers_info_by_topic``

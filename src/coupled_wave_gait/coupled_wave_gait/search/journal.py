@@ -1,5 +1,5 @@
-"""The search journal: a header line, then one JSON line per evaluated candidate, each appended
-atomically.
+"""The journal of searches and sweeps: a header line, then one JSON line per evaluated candidate
+(or sweep point), each appended atomically.
 
 Each line is written with a single ``write`` on an ``O_APPEND`` descriptor, so a process killed
 with SIGKILL leaves either the whole line or (at worst, mid-syscall) a tail without its newline.
@@ -45,9 +45,14 @@ class JournalError(ValueError):
 
 
 class Journal:
-    def __init__(self, path: str | os.PathLike, durable: bool = False):
+    """One journal for every search and sweep. ``record_problem(obj) -> str | None`` checks a
+    record that is not a search candidate's (a sweep point's: zoo_experiments.sweep.records);
+    None: a candidate record of the header's space."""
+
+    def __init__(self, path: str | os.PathLike, durable: bool = False, record_problem=None):
         self.path = Path(path)
         self.durable = durable
+        self.record_problem = record_problem
         self.repairs: list[str] = []     # what load() repaired, one line each, for the user
         self.legacy = False              # loaded a header without evaluation settings
         self.lines: dict[int, int] = {}  # seq -> line number, for messages
@@ -139,7 +144,8 @@ class Journal:
 
     def _record(self, raw: bytes, lineno: int, n_values: int | None) -> dict:
         obj = self._parse_line(raw, lineno)
-        problem = _record_problem(obj, n_values)
+        problem = (self.record_problem(obj) if self.record_problem is not None
+                   else _record_problem(obj, n_values))
         if problem:
             self._fail(lineno, problem)
         return obj

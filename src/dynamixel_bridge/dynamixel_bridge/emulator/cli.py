@@ -5,7 +5,8 @@ and serves until Ctrl-C. Faults from stdin while serving: ``timeout 3``, ``corru
   bin/robozoo dxl-emulator --protocol 1 --ids 1-16 [--scenario snake_stand] [--baud 1000000]
 
 With ``--scenario`` the servos are the scenario robot's joints (ids in order -> its joints in
-joint_states order; the robot gets ``servo: ax12``), the scenario paced at real time.
+joint_states order; the robot gets ``servo: ax12``), the scenario paced at real time: robozoo
+does that (zoo_bringup.dxl_emulator passes ``attach``); this package knows no scenarios.
 """
 from __future__ import annotations
 
@@ -86,15 +87,17 @@ class BusDied(RuntimeError):
     """The bus thread stopped serving (its one line is the message)."""
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, attach=None) -> int:
     """0 after Ctrl-C/SIGTERM with the bus serving; 1 when the bus thread died (never 0: a dead
-    bus is no clean run); 2 for bad arguments or set-up."""
+    bus is no clean run); 2 for bad arguments or set-up. ``attach(args, model, log)`` backs the
+    servos by a scenario (``--scenario``): it returns the run (not started), the plant and the
+    link node that watches the bus."""
     args = _parser().parse_args(argv)
     log = _log(args.quiet)
     signal.signal(signal.SIGTERM, _interrupt)  # a clean stop: the scenario run is closed
     served: list = []  # the PtyBus, once serving
     try:
-        return _serve(args, log, served)
+        return _serve(args, log, served, attach)
     except KeyboardInterrupt:
         if served and served[0].died.is_set():
             print(f'{PROG}: error: {served[0].bus_error}', file=sys.stderr)
@@ -118,7 +121,7 @@ def wait_while_serving(pty) -> None:
     raise BusDied(pty.bus_error)
 
 
-def _serve(args, log, served: list) -> int:
+def _serve(args, log, served: list, attach) -> int:
     from ..control_table import DEFAULT_MODEL, baud_register, model_by_name
     from .bus import build_bus
     from .pty_server import PtyBus
@@ -132,7 +135,10 @@ def _serve(args, log, served: list) -> int:
         parse_command(f'{kind} {sid}', faults)
     run = plant = link = None
     if args.scenario:
-        run, plant, link = _attach(args, model, log)
+        if attach is None:
+            raise ValueError(f'--scenario {args.scenario}: a bus backed by a scenario is served by '
+                             'bin/robozoo dxl-emulator (this command serves in-memory servos)')
+        run, plant, link = attach(args, model, log)
     try:
         bus = build_bus(args.protocol, args.ids, model=model, plant=plant, baud=args.baud,
                         faults=faults)
@@ -157,40 +163,6 @@ def _serve(args, log, served: list) -> int:
         if run is not None:
             run.close()
     return 0
-
-
-def _attach(args, model, log):
-    """The scenario's run (not started) and the plant of its robot's joints."""
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import apply_overrides, load_scenario
-
-    from .plants import JointsPlant
-    from .sim_link_node import SimLink
-
-    sc = apply_overrides(load_scenario(args.scenario), args.overrides)
-    if not sc.robots:
-        raise ValueError(f'--scenario {sc.name}: it has no robot to attach the servos to')
-    robot = args.robot or sc.robots[0].name
-    if robot not in [r.name for r in sc.robots]:
-        raise ValueError(f'--robot {robot}: not in scenario {sc.name} '
-                         f'(robots: {", ".join(r.name for r in sc.robots)})')
-    robots = sc.simulator.setdefault('robots', {})
-    if isinstance(robots, dict) and f'robots.{robot}.servo' not in sc.simulator:
-        robots.setdefault(robot, {}).setdefault('servo', 'ax12')  # goals on joint_targets
-    run = ScenarioRun(sc, real_time_factor=1.0)
-    joints = list(run.physics.robots[robot].joints) if hasattr(run.physics, 'robots') else []
-    if len(joints) < len(args.ids):
-        run.close()
-        raise ValueError(f'--ids: {len(args.ids)} servos but robot {robot} has {len(joints)} '
-                         'joints')
-    plant = JointsPlant(model, dict(zip(args.ids, joints)))
-    from zoo_runtime.embedded import parameter
-    link = SimLink(plant, robot, context=run.context,
-                   parameter_overrides=[parameter.Parameter('use_sim_time', value=True)])
-    run.nodes['dxl_emulator_link'] = link
-    run.executor.add_node(link)
-    log(f'scenario {sc.name}: ids {args.ids[0]}.. -> {robot} joints {joints[0]}..')
-    return run, plant, link
 
 
 def console_main() -> None:

@@ -46,7 +46,7 @@ class SimLink(rclpy.node.Node):
             self._watched = None
             line = f'{self.get_name()}: {pty.bus_error}'
             if EMBEDDED:
-                from zoo_bringup.runner import RunStopped
+                from zoo_runtime.embedded.exceptions import RunStopped
                 raise RunStopped(line)
             self.get_logger().error(line)
             raise SystemExit(1)

@@ -106,3 +106,9 @@ class ROSInterruptException(Exception):
 
 class NodeNameNonExistentError(RuntimeError):
     """A graph query named a node that is not in the graph (rclpy raises it from _rclpy)."""
+
+
+class RunStopped(RuntimeError):
+    """A part of the run ended it early (a node's process died, a node's link to hardware
+    broke): the outputs describe the run up to there, then the CLI reports it as an error.
+    Defined here so a node can stop an embedded run without importing the scenario runner."""

@@ -9,7 +9,7 @@ jazzy: ros_gz_bridge/src/service_factories/ros_gz_interfaces.cpp has a factory f
 only).
 Contacts arrive per link as ``ros_gz_interfaces/msg/Contacts`` on ``/<robot>/contacts/<link>``
 (the MuJoCo backend's LinkContacts on ``/<robot>/contacts`` has no gz counterpart).
-``zoo_bringup.ros_launch`` writes this file and starts ``parameter_bridge`` with it.
+``zoo_scenario.ros_launch`` writes this file and starts ``parameter_bridge`` with it.
 """
 from __future__ import annotations
 

@@ -1,7 +1,0 @@
-"""``python -m zoo_bringup.gait_search``: the same command as ``bin/robozoo search``; see
-:mod:`.cli`."""
-import sys
-
-from .cli import main
-
-sys.exit(main())

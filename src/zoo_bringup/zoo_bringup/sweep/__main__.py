@@ -1,6 +1,0 @@
-"""``python -m zoo_bringup.sweep``: the same command as ``bin/robozoo sweep``; see :mod:`.cli`."""
-import sys
-
-from .cli import main
-
-sys.exit(main())

@@ -62,8 +62,8 @@ def test_a_parameter_file_with_a_key_from_before_the_rename_still_plays_that_wal
 
 
 def _play(scenario: str, seconds: float) -> dict:
-    from zoo_bringup.runner import ScenarioRun
-    from zoo_bringup.scenario import load_scenario
+    from zoo_scenario.runner import ScenarioRun
+    from zoo_scenario.scenario import load_scenario
     from gait_player.player_node import GaitPlayer
     run = ScenarioRun(load_scenario(scenario))
     try:

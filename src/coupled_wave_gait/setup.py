@@ -17,13 +17,9 @@ setup(
     tests_require=['pytest'],
     entry_points={
         'console_scripts': [
-            # the gait player under its old name, for zoo_bringup's gait search and quality
-            # (evaluator.WALKER_NODE) until they name gait_player/player
-            'walker = gait_player.player_node:main',
             'gait_search = coupled_wave_gait.search_node:main',
         ],
         'robozoo.nodes': [
-            'coupled_wave_gait/walker = gait_player.player_node:GaitPlayer',
             'coupled_wave_gait/gait_search = coupled_wave_gait.search_node:GaitSearch',
         ],
         'gait_player.generators': [

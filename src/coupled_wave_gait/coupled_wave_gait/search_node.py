@@ -24,8 +24,8 @@ from zoo_runtime.interfaces.zoo_interfaces.srv import SetWalkParams
 
 from joint_pid_control.params import ParameterError
 
-from .evaluation import WalkStatistics
-from .nao_walk import PARAM_NAMES
+from gait_player.walk_evaluation import WalkStatistics
+from .nao_wave_walk import PARAM_NAMES
 from .search.session import SearchSession
 from .search.settings import SearchSettings
 

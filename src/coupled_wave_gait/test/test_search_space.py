@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from coupled_wave_gait.nao_walk import PARAM_NAMES, WalkParams
+from coupled_wave_gait.nao_wave_walk import PARAM_NAMES, WalkParams
 from coupled_wave_gait.search.permutation import KeyedPermutation
 from coupled_wave_gait.search.space import NAO_LEVELS, NAO_WALK_GRID, Axis, GridSpace
 

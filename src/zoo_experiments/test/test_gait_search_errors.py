@@ -98,7 +98,7 @@ BAD_ARGS: dict[str, tuple[list[str], list[str]]] = {
     'set_null_value': ([SCENARIO, '--out', '{tmp}', '--set', 'walker.duration=null'],
                        ['--set walker.duration=null', 'got null']),
     'scenario_without_walker': (['talker_listener', '--out', '{tmp}'],
-                                ['talker_listener', 'coupled_wave_gait/walker']),
+                                ['talker_listener', 'gait_player/player']),
 }
 # These build the scenario's nodes (about half a second each) before they can tell.
 BAD_ARGS_BUILT: dict[str, tuple[list[str], list[str]]] = {

@@ -85,7 +85,7 @@ def test_search_node_in_the_scenario_journals_the_same_results(tmp_path, uninter
 
 
 def test_robust_scoring_keeps_the_worst_of_the_starts(uninterrupted):
-    from coupled_wave_gait.nao_walk import WalkParams
+    from coupled_wave_gait.nao_wave_walk import WalkParams
     from zoo_experiments.gait_search.evaluator import ScenarioEvaluator
 
     rec = max(records(uninterrupted).values(), key=lambda r: r['stats']['fitness'])
@@ -108,7 +108,7 @@ def test_robust_scoring_keeps_the_worst_of_the_starts(uninterrupted):
 
 
 def test_quality_scoring_penalises_the_fitness_and_reports_the_measures(uninterrupted):
-    from coupled_wave_gait.nao_walk import WalkParams
+    from coupled_wave_gait.nao_wave_walk import WalkParams
     from zoo_experiments.gait_search.evaluator import QualityScoring, ScenarioEvaluator
 
     rec = max(records(uninterrupted).values(), key=lambda r: r['stats']['fitness'])

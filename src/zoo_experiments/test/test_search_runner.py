@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coupled_wave_gait.evaluation import WalkStatistics
+from gait_player.walk_evaluation import WalkStatistics
 from coupled_wave_gait.search.export import result_text, searches_text
 from coupled_wave_gait.search.journal import Journal, JournalError
 from coupled_wave_gait.search.session import SearchError

@@ -9,8 +9,8 @@ import time
 
 import numpy as np
 
-from coupled_wave_gait.evaluation import WalkStatistics, evaluate_path
-from coupled_wave_gait.nao_walk import WalkParams
+from gait_player.walk_evaluation import WalkStatistics, evaluate_path
+from coupled_wave_gait.nao_wave_walk import WalkParams
 
 GOOD = np.array([0.6, 20, -25, 30, 0.0, 40, 10, 0.0, -20, 25])
 SPAN = np.array([1.0, 60, 60, 64, 12, 64, 30, 6, 60, 50])

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from tqdm import tqdm
 
-from coupled_wave_gait.nao_walk import WalkParams
+from coupled_wave_gait.nao_wave_walk import WalkParams
 from coupled_wave_gait.search.session import SearchError, SearchSession
 from zoo_scenario.console import lines_above_bar
 

@@ -33,13 +33,13 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Sequence
 
-from coupled_wave_gait.evaluation import WalkStatistics
+from gait_player.walk_evaluation import WalkStatistics
 from coupled_wave_gait.gait_quality import (QualityTargets, StepRecorder, measure,
                                             penalty_factor, violations)
-from coupled_wave_gait.nao_walk import WalkParams
+from coupled_wave_gait.nao_wave_walk import WalkParams
 
 SEARCH_NODE = ('coupled_wave_gait', 'gait_search')
-WALKER_NODE = ('coupled_wave_gait', 'walker')
+WALKER_NODE = ('gait_player', 'player')
 START_TIMEOUT_S = 2.0  # sim s from start_walk to the first step (reset, settle): generous
 # Node parameters the evaluator sets itself, per candidate or per walk: not evaluation settings.
 PER_CANDIDATE = {'use_sim_time', 'params', 'auto_start'}
@@ -119,7 +119,7 @@ class ScenarioEvaluator:
         sc = load_scenario(scenario)
         walkers = [n.name for n in sc.nodes if (n.package, n.executable) == WALKER_NODE]
         if len(walkers) != 1:
-            raise EvaluatorError(f'{sc.path}: nodes: expected exactly one coupled_wave_gait/walker '
+            raise EvaluatorError(f'{sc.path}: nodes: expected exactly one gait_player/player '
                                  f'node, found {len(walkers)}')
         self.walker_name = walkers[0]
         sc = apply_overrides(sc, [f'{self.walker_name}.auto_start=false', *overrides])

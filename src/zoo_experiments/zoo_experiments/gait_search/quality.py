@@ -38,7 +38,7 @@ def record_scenario(scenario: str = 'nao_walk', duration: float | None = DEFAULT
     sc = load_scenario(scenario)
     walkers = [n.name for n in sc.nodes if (n.package, n.executable) == WALKER_NODE]
     if len(walkers) != 1 or len(sc.robots) != 1:
-        raise ValueError(f'{sc.path}: expected one robot and one coupled_wave_gait/walker node, '
+        raise ValueError(f'{sc.path}: expected one robot and one gait_player/player node, '
                          f'found {len(sc.robots)} and {len(walkers)}')
     extra = []
     if params is not None:

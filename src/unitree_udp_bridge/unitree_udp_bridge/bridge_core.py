@@ -232,6 +232,12 @@ class BridgeCore:
                 f'{self.config.safety.power_level}): damping, latched')
         return newest
 
+    def joint_state(self, state: LowState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(q, dq, tauEst) of a LowState in the order of ``config.joints``."""
+        motors = state.motor_state[:N_LEG_MOTORS]
+        return (self.map.to_robot([m.q for m in motors]), self.map.to_robot([m.dq for m in motors]),
+                self.map.to_robot([m.tau_est for m in motors]))
+
     def _latency(self, reserve: int) -> None:
         age = (int(self.clock() * 1e6) - reserve) & 0xFFFFFFFF
         if self.config.latency_stamps and reserve and age < STAMP_WINDOW_US:

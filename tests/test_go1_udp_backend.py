@@ -111,7 +111,8 @@ def _free_port() -> int:
     (['robot_ip=127.0.0.1', f'robot_port={_free_port()}', 'preflight_timeout_s=0.5'],
      'pre-flight: no LowState from 127.0.0.1:'),
     (['power_level=11'], 'parameter go1_udp.power_level = 11: expected 0 (off) or 1..10'),
-], ids=['port', 'address', 'no_answer', 'power_level'])
+    (['hold_kp=-1.0'], 'parameter go1_udp.hold_kp = -1.0: expected a finite number >= 0'),
+], ids=['port', 'address', 'no_answer', 'power_level', 'hold'])
 def test_bad_option_one_line(tmp_path, options, expected):
     sets = [a for o in options for a in ('--set', f'sim.go1_udp.{o}')]
     proc = robozoo('run', 'go1_trot_earth', '--duration', '0.5', '--output',

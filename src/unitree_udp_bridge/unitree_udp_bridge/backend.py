@@ -30,6 +30,7 @@ The link is the bridge's (``bridge_core.BridgeCore``: bind, accept only the robo
 from __future__ import annotations
 
 import dataclasses
+import math
 import threading
 import time
 from typing import Sequence
@@ -116,6 +117,10 @@ class Go1UdpBackend:
         info = dataclasses.replace(model.robot_info(name), sensors=[])  # none over the link
         robot = None
         try:
+            for key, least in (('hold_kp', 0.0), ('hold_kd', 0.0), ('startup_timeout_s', 1.0)):
+                if not (math.isfinite(options[key]) and options[key] >= least):
+                    raise ValueError(f'{key} = {options[key]}: expected a finite number >= '
+                                     f'{least:g}')
             if options['robot_ip'] == SIMULATED:
                 bridge_config(options, info.joints)  # bad values: said before a child starts
                 port = free_udp_port()

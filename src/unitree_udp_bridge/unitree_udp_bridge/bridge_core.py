@@ -73,10 +73,7 @@ class BridgeStats:
 
 class BridgeCore:
     def __init__(self, config: BridgeConfig, clock: Callable[[], float] = time.monotonic):
-        for name in ('watchdog_s', 'preflight_timeout_s'):
-            value = getattr(config, name)
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f'{name} = {value}: expected a finite number of seconds > 0')
+        check_times(config)
         self.config = config
         self.clock = clock
         self.log = RateLimitedLog(clock=clock)  # rate-limited lines for the node's log
@@ -258,6 +255,14 @@ class BridgeCore:
             out.update(state_latency_us_median=float(np.median(a)),
                        state_latency_us_p99=float(np.percentile(a, 99)))
         return out
+
+
+def check_times(config: BridgeConfig) -> None:
+    """0, NaN or inf would switch the watchdog or the pre-flight's wait off without a word."""
+    for name in ('watchdog_s', 'preflight_timeout_s'):
+        value = getattr(config, name)
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f'{name} = {value}: expected a finite number of seconds > 0')
 
 
 def _resolve(host: str) -> str:

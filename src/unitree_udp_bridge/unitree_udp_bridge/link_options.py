@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from .bridge_core import BridgeConfig
+from .bridge_core import BridgeConfig, check_times
 from .safety import SafetyConfig
 
 # name: (default, description); the README's "Parameters" says more
@@ -35,15 +35,18 @@ def bridge_config(options: Mapping[str, Any], joints: Sequence[str],
     safety = SafetyConfig(torque_scale=float(o['torque_scale']), kp_max=float(o['kp_max']),
                           kd_max=float(o['kd_max']), power_level=int(o['power_level']),
                           damping_kd=float(o['damping_kd']))
+    safety.validate()
     ip = str(o['robot_ip'])
     check_rate('rate', float(o['rate']))
-    return BridgeConfig(
+    config = BridgeConfig(
         joints=list(joints), robot_ip=ip, robot_port=check_port('robot_port', o['robot_port']),
         local_ip=str(o['local_ip']), local_port=check_port('local_port', o['local_port']),
         watchdog_s=float(o['watchdog_s']), preflight_timeout_s=float(o['preflight_timeout_s']),
         min_firmware=parse_firmware(o['min_firmware']),
         latency_stamps=ip.startswith('127.') if latency_stamps is None else latency_stamps,
         safety=safety)
+    check_times(config)
+    return config
 
 
 def check_rate(name: str, value: float) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import shutil
 import signal
 import socket
@@ -72,7 +73,8 @@ class SimulatedGo1:
             self.process = subprocess.Popen(
                 [sys.executable, '-m', 'zoo_bringup.cli', 'run', str(path), '--output',
                  str(self.output), '--quiet'], stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent,
+                env={**os.environ, 'ZOO_RUNTIME': 'embedded'})  # (as bin/robozoo runs it)
         self.summary: dict | None = None
 
     def running(self) -> bool:

@@ -112,7 +112,8 @@ def _free_port() -> int:
      'pre-flight: no LowState from 127.0.0.1:'),
     (['power_level=11'], 'parameter go1_udp.power_level = 11: expected 0 (off) or 1..10'),
     (['hold_kp=-1.0'], 'parameter go1_udp.hold_kp = -1.0: expected a finite number >= 0'),
-], ids=['port', 'address', 'no_answer', 'power_level', 'hold'])
+    (['rate=.inf'], 'parameter go1_udp.rate = inf: expected a finite number > 0'),
+], ids=['port', 'address', 'no_answer', 'power_level', 'hold', 'rate'])
 def test_bad_option_one_line(tmp_path, options, expected):
     sets = [a for o in options for a in ('--set', f'sim.go1_udp.{o}')]
     proc = robozoo('run', 'go1_trot_earth', '--duration', '0.5', '--output',

@@ -27,7 +27,7 @@ def test_defaults_are_the_sdk_robot():
     ('robot_port', 70000, 'robot_port = 70000: expected a UDP port, 0..65535'),
     ('local_port', True, 'local_port = True: expected a UDP port'),
     ('min_firmware', 'v1', "min_firmware 'v1': expected a.b.c"),
-    ('rate', float('inf'), 'rate = inf: expected a finite number > 0'),
+    ('rate', float('inf'), 'parameter rate = inf: expected a finite number > 0'),
     ('power_level', 11, 'power_level = 11: expected 0 (off) or 1..10'),
     ('watchdog_s', 0.0, 'watchdog_s = 0.0: expected a finite number of seconds > 0'),
 ])

@@ -133,8 +133,9 @@ class Go1UdpBackend:
         except (ValueError, OSError) as exc:
             if robot is not None:
                 robot.stop()
-            raise SimConfigError(f'parameter go1_udp.{exc}' if str(exc).split(' ')[0] in
-                                 options else f'backend go1_udp: {exc}') from None
+            text = str(exc).removeprefix('parameter ')
+            raise SimConfigError(f'parameter go1_udp.{text}' if text.split(' ')[0] in options
+                                 else f'backend go1_udp: {text}') from None
         return cls(model, info, core, float(options['rate']), rtf, robot,
                    (float(options['hold_kp']), float(options['hold_kd'])))
 

@@ -51,7 +51,7 @@ def bridge_config(options: Mapping[str, Any], joints: Sequence[str],
 
 def check_rate(name: str, value: float) -> None:
     if not (math.isfinite(value) and value > 0):  # inf: a busy timer, or none at all
-        raise ValueError(f'{name} = {value}: expected a finite number > 0')
+        raise ValueError(f'parameter {name} = {value}: expected a finite number > 0')
 
 
 def check_port(name: str, value: Any) -> int:

@@ -62,13 +62,17 @@ def test_joints_track_the_commanded_targets(runs):
     mujoco, udp = runs
     m, u = mujoco['metrics']['plan_tracker'], udp['metrics']['plan_tracker']
     assert u['tracked_samples'] > 500
-    # against the held PD targets, at each joint state's own time: as close as MuJoCo directly
-    # within a couple of hundredths of a radian (one more 2 ms hop each way, f32 / 1/256 N m)
-    assert u['joint_rms_error_vs_command_rad'] < m['joint_rms_error_vs_command_rad'] + 0.03
-    assert u['joint_rms_error_rad'] < 0.1
+    # against the held PD targets, at each joint state's own time: 0.055 rad against MuJoCo's
+    # 0.049 on a quiet machine (one more 2 ms hop each way, f32 / 1/256 N m); the bound leaves
+    # room for a loaded one, where the child's physics lags the link's clock (a wrong joint map
+    # or sign would be tenths of a radian)
+    errors = {k: (m[k], u[k]) for k in ('joint_rms_error_vs_command_rad', 'joint_rms_error_rad')}
+    assert u['joint_rms_error_vs_command_rad'] < 2 * m['joint_rms_error_vs_command_rad'] + 0.02, \
+        errors
+    assert u['joint_rms_error_rad'] < 0.15, errors
     link = udp['metrics']['sim']['link']
-    assert link['state'] == 'running' and link['watchdog_trips'] == 0
-    assert not link['power_tripped'] and link['crc_errors'] == 0
+    assert link['state'] == 'running' and link['watchdog_trips'] == 0, link
+    assert not link['power_tripped'] and link['crc_errors'] == 0, link
 
 
 def test_simulated_go1_walks_upright(runs):
@@ -93,9 +97,12 @@ def test_few_datagrams_lost(runs):
     robot = udp['metrics']['sim']['endpoint']['metrics']['go1_udp_endpoint']
     assert link['sent'] > 900 and robot['sent'] > 900
     assert robot['crc_errors'] == robot['length_errors'] == 0
+    # the robot counts the pre-flight probes that reached it (those sent before it listened are
+    # lost, as they should be): LowCmds after the pre-flight not accepted are at most this
     lost_cmds = link['sent'] - link['preflight_sent'] - robot['accepted']
     lost_states = robot['sent'] - link['received']
-    assert -5 <= lost_cmds <= LOST_BOUND * link['sent'] + 5, (link, robot)  # (-: probes)
+    assert link['sent'] >= robot['accepted'] and lost_cmds <= LOST_BOUND * link['sent'] + 5, \
+        (link, robot)
     assert 0 <= lost_states <= LOST_BOUND * robot['sent'] + 5, (link, robot)
 
 

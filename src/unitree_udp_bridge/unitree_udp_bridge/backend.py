@@ -115,7 +115,7 @@ class Go1UdpBackend:
         model = MujocoPhysics.from_config(dataclasses.replace(config, options={}))
         name = config.robots[0].name
         info = dataclasses.replace(model.robot_info(name), sensors=[])  # none over the link
-        robot = None
+        robot = core = None
         try:
             for key, least in (('hold_kp', 0.0), ('hold_kd', 0.0), ('startup_timeout_s', 1.0)):
                 if not (math.isfinite(options[key]) and options[key] >= least):
@@ -131,6 +131,8 @@ class Go1UdpBackend:
             core = BridgeCore(bridge_config(options, info.joints))
             _preflight(core, robot)
         except (ValueError, OSError) as exc:
+            if core is not None:
+                core.close()
             if robot is not None:
                 robot.stop()
             text = str(exc).removeprefix('parameter ')

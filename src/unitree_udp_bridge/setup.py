@@ -20,5 +20,6 @@ setup(
         'robozoo.nodes': [
             'unitree_udp_bridge/bridge = unitree_udp_bridge.bridge_node:Go1UdpBridge',
         ],
+        'zoo_sim.backends': ['go1_udp = unitree_udp_bridge.backend:Go1UdpBackend'],
     },
 )

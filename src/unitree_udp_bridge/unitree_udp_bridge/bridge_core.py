@@ -73,10 +73,7 @@ class BridgeStats:
 
 class BridgeCore:
     def __init__(self, config: BridgeConfig, clock: Callable[[], float] = time.monotonic):
-        for name in ('watchdog_s', 'preflight_timeout_s'):
-            value = getattr(config, name)
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f'{name} = {value}: expected a finite number of seconds > 0')
+        check_times(config)
         self.config = config
         self.clock = clock
         self.log = RateLimitedLog(clock=clock)  # rate-limited lines for the node's log
@@ -232,6 +229,12 @@ class BridgeCore:
                 f'{self.config.safety.power_level}): damping, latched')
         return newest
 
+    def joint_state(self, state: LowState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(q, dq, tauEst) of a LowState in the order of ``config.joints``."""
+        motors = state.motor_state[:N_LEG_MOTORS]
+        return (self.map.to_robot([m.q for m in motors]), self.map.to_robot([m.dq for m in motors]),
+                self.map.to_robot([m.tau_est for m in motors]))
+
     def _latency(self, reserve: int) -> None:
         age = (int(self.clock() * 1e6) - reserve) & 0xFFFFFFFF
         if self.config.latency_stamps and reserve and age < STAMP_WINDOW_US:
@@ -252,6 +255,14 @@ class BridgeCore:
             out.update(state_latency_us_median=float(np.median(a)),
                        state_latency_us_p99=float(np.percentile(a, 99)))
         return out
+
+
+def check_times(config: BridgeConfig) -> None:
+    """0, NaN or inf would switch the watchdog or the pre-flight's wait off without a word."""
+    for name in ('watchdog_s', 'preflight_timeout_s'):
+        value = getattr(config, name)
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f'{name} = {value}: expected a finite number of seconds > 0')
 
 
 def _resolve(host: str) -> str:

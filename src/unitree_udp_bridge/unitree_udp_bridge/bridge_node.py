@@ -19,18 +19,14 @@ from, never the wildcard) and ``local_port`` (0: any); state is taken only from
 """
 from __future__ import annotations
 
-import math
-
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 
-from unitree_udp.constants import N_LEG_MOTORS
-
-from .bridge_core import BridgeConfig, BridgeCore
-from .safety import SafetyConfig
+from .bridge_core import BridgeCore
+from .link_options import OPTIONS, bridge_config, check_rate
 
 Node = rclpy.node.Node
 URDF_ORDER = [f'{leg}_{j}_joint' for leg in ('FL', 'FR', 'RL', 'RR')
@@ -42,33 +38,19 @@ class Go1UdpBridge(Node):
         super().__init__('go1_udp_bridge', **kwargs)
         d = self.declare_parameter
         self.robot = d('robot', 'go1_udp').value
-        rate = float(d('rate', 500.0).value)
         poll = float(d('poll_period', 0.0005).value)
-        firmware = d('min_firmware', '0.1.35').value
-        safety = SafetyConfig(torque_scale=float(d('torque_scale', 1.0).value),
-                              kp_max=float(d('kp_max', 500.0).value),
-                              kd_max=float(d('kd_max', 20.0).value),
-                              power_level=int(d('power_level', 5).value),
-                              damping_kd=float(d('damping_kd', 3.0).value))
-        ip = d('robot_ip', '192.168.123.10').value
-        cfg = BridgeConfig(
-            joints=list(d('joint_names', URDF_ORDER).value), robot_ip=ip,
-            robot_port=int(d('robot_port', 8007).value),
-            local_ip=d('local_ip', '').value,
-            local_port=int(d('local_port', 0).value),
-            watchdog_s=float(d('watchdog_s', 0.1).value),
-            preflight_timeout_s=float(d('preflight_timeout_s', 1.0).value),
-            min_firmware=_triple(firmware),
-            latency_stamps=bool(d('latency_stamps', ip.startswith('127.')).value), safety=safety)
+        options = {name: d(name, default).value for name, (default, _) in OPTIONS.items()}
+        joints = list(d('joint_names', URDF_ORDER).value)
+        ip = options['robot_ip']
+        latency = bool(d('latency_stamps', ip.startswith('127.')).value)
         odometry_in = d('odometry_in', '/go1/odometry/ground_truth').value
-        for name, value in (('rate', rate), ('poll_period', poll)):
-            if not (math.isfinite(value) and value > 0):  # inf: a busy timer, or none at all
-                raise ValueError(f'go1_udp_bridge: parameter {name} = {value}: expected a '
-                                 'finite number > 0')
         try:
+            check_rate('poll_period', poll)
+            cfg = bridge_config(options, joints, latency)
             self.core = BridgeCore(cfg)
         except (ValueError, OSError) as exc:
             raise ValueError(f'go1_udp_bridge: {exc}') from None
+        rate, safety = float(options['rate']), cfg.safety
         self.period_ns = int(1e9 / rate)
         self.last_send_ns: int | None = None
         self.last_cmd_ns: int | None = None
@@ -124,13 +106,10 @@ class Go1UdpBridge(Node):
                 effort=c.tau.tolist(), kp=c.kp.tolist(), kd=c.kd.tolist()))
 
     def _publish_state(self, s) -> None:
-        m = self.core.map
-        motors = s.motor_state[:N_LEG_MOTORS]
+        q, dq, tau = self.core.joint_state(s)
         stamp = self.get_clock().now().to_msg()
-        msg = JointState(name=list(m.joints),
-                         position=m.to_robot([x.q for x in motors]).tolist(),
-                         velocity=m.to_robot([x.dq for x in motors]).tolist(),
-                         effort=m.to_robot([x.tau_est for x in motors]).tolist())
+        msg = JointState(name=list(self.core.map.joints), position=q.tolist(),
+                         velocity=dq.tolist(), effort=tau.tolist())
         msg.header.stamp = stamp
         self.joint_pub.publish(msg)
         imu = Imu()
@@ -160,13 +139,6 @@ class Go1UdpBridge(Node):
         self._report()
         self.core.close()
         super().destroy_node()
-
-
-def _triple(text: str) -> tuple[int, int, int]:
-    parts = tuple(int(p) for p in str(text).split('.'))
-    if len(parts) != 3:
-        raise ValueError(f"go1_udp_bridge: min_firmware '{text}': expected a.b.c")
-    return parts  # type: ignore[return-value]
 
 
 def main(args=None) -> None:

@@ -89,8 +89,10 @@ class Simulator(Node):
                                      f'{rate}')
             feature = param.removesuffix('_rate')
             if feature not in self.physics.features:
+                hint = (' (Gazebo: see zoo_sim.gazebo.bridge for its topics)'
+                        if self.get_parameter('backend').value == 'gazebo' else '')
                 self.get_logger().info(f'{feature}: not published: the backend has no such '
-                                       'feature')
+                                       f'feature{hint}')
             elif rate > 0:
                 self.create_timer(1.0 / rate, callback)
         for param, callback in (('metrics_sample_rate', self._sample_metrics),

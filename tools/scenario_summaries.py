@@ -57,12 +57,25 @@ def strip(value, exact: bool):
     return type(value).__name__
 
 
+def fresh_outputs(name: str, folder: str) -> list[str]:
+    """`--set` moving a node's relative ``output`` (a search journal, which a second run would
+    resume) into ``folder``."""
+    data = yaml.safe_load((ROOT / 'config' / 'scenarios' / f'{name}.yaml').read_text())
+    sets = []
+    for node in data.get('nodes') or []:
+        out = (node.get('parameters') or {}).get('output') if isinstance(
+            node.get('parameters'), dict) else None
+        if isinstance(out, str) and not Path(out).is_absolute():
+            sets += ['--set', f"{node['name']}.output={Path(folder) / out}"]
+    return sets
+
+
 def run_one(name: str, max_duration: float) -> dict:
-    # a fresh working directory: a scenario's relative outputs (a search journal) start empty
     with tempfile.TemporaryDirectory() as cwd:
         out = str(Path(cwd) / 'run')
         proc = subprocess.run([str(ROOT / 'bin' / 'robozoo'), 'run', name, '--duration',
-                               str(max_duration), '--output', out, '--quiet'],
+                               str(max_duration), '--output', out, '--quiet',
+                               *fresh_outputs(name, cwd)],
                               capture_output=True, text=True, timeout=900, cwd=cwd)
         summary_file = Path(out) / 'summary.json'
         if proc.returncode != 0 or not summary_file.exists():

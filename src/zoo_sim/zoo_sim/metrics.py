@@ -5,10 +5,11 @@ one observer per robot at ``metrics_sample_rate`` and publishes it at ``metrics_
 from those messages. Its fall rule (:func:`has_fallen`) is the only one: the gait player's walk
 evaluation and the gait quality call it.
 
-What a backend does not measure is reported as such, never invented: a base pose of NaN (a
-Dynamixel bus knows its joints, not where the robot is) leaves base_start/base_end, drift, tilt,
-yaw, height and ``fell`` NaN in the message and null in summary.json; a penetration of NaN
-leaves max_penetration so.
+What a backend does not measure is reported as such, never invented: a base position of NaN (a
+Go1 over low-level UDP measures its orientation with the IMU, not where it is) leaves
+base_start/base_end, drift and height NaN in the message and null in summary.json, and the fall
+is judged on the tilt alone; an orientation of NaN too (a Dynamixel bus knows only its joints)
+leaves tilt, yaw and ``fell`` so; a penetration of NaN leaves max_penetration so.
 """
 from __future__ import annotations
 
@@ -58,20 +59,31 @@ class RobotMetrics:
 
     def sample(self, now_s: float) -> None:
         pos, quat = self.backend.base_pose(self.robot)
-        if not np.isfinite(pos).all():  # not measured (a bus): nothing to observe of the base
-            self._sample_penetration()
-            return
-        # plain floats for the scalar math below (tolist: one call, the same floats)
-        quat = quat.tolist() if quat.__class__ is np.ndarray else [float(q) for q in quat]
-        height = float(pos[2])
-        if self.start is None:
-            self.start, self.start_quat = np.array(pos, dtype=float), quat
-        tilt = tilt_deg(quat)
-        self.max_tilt_change = max(self.max_tilt_change, tilt_change_deg(self.start_quat, quat))
-        self.min_height = min(self.min_height, height)
-        self.max_tilt = max(self.max_tilt, tilt)
+        # a hardware link may measure the base's orientation (an IMU) but not its position, or
+        # neither (a bus): each part is observed only where it is a number
+        pos_known = bool(np.isfinite(pos).all())
+        quat_known = bool(np.isfinite(quat).all())
         self._sample_penetration()
-        if self.fell_at is None and has_fallen(height, self.fall_height, tilt, self.fall_tilt):
+        if not (pos_known or quat_known):
+            return
+        height = tilt = None
+        if pos_known:
+            height = float(pos[2])
+            if self.start is None:
+                self.start = np.array(pos, dtype=float)
+            self.min_height = min(self.min_height, height)
+        if quat_known:
+            # plain floats for the scalar math below (tolist: one call, the same floats)
+            quat = quat.tolist() if quat.__class__ is np.ndarray else [float(q) for q in quat]
+            if self.start_quat is None:
+                self.start_quat = quat
+            tilt = tilt_deg(quat)
+            self.max_tilt_change = max(self.max_tilt_change,
+                                       tilt_change_deg(self.start_quat, quat))
+            self.max_tilt = max(self.max_tilt, tilt)
+        if self.fell_at is None and has_fallen(
+                math.inf if height is None else height, self.fall_height,
+                0.0 if tilt is None else tilt, self.fall_tilt):
             self.fell_at = now_s
 
     def _sample_penetration(self) -> None:
@@ -81,40 +93,32 @@ class RobotMetrics:
             self.max_penetration = max(self.max_penetration, depth)
 
     def summary(self) -> dict:
-        """The metrics now (the end pose is the current one)."""
+        """The metrics now (the end pose is the current one); what the backend does not
+        measure is NaN (null in summary.json)."""
         end, end_quat = self.backend.base_pose(self.robot)
         end = np.array(end, dtype=float)
-        if not np.isfinite(end).all():
-            return self._unmeasured()
-        start = self.start if self.start is not None else end
-        tilt_change, yaw_change = rotation_change_deg(
-            self.start_quat if self.start_quat is not None else end_quat, end_quat)
-        rejected, clamped = self.backend.command_counts(self.robot)
-        return {
-            'base_start': [float(x) for x in start],
-            'base_end': [float(x) for x in end],
-            'drift_xy': float(np.linalg.norm(end[:2] - start[:2])),
-            'drift_xyz': float(np.linalg.norm(end - start)),
-            'max_tilt_deg': float(max(self.max_tilt, tilt_deg(end_quat))),
-            'max_tilt_change_deg': float(max(self.max_tilt_change, tilt_change)),
-            'yaw_change_deg': float(yaw_change),
-            'min_base_height': float(min(self.min_height, end[2])),
-            'max_penetration': float(self.max_penetration),
-            'fell': self.fell_at is not None,
-            'fell_at': self.fell_at,
-            'joints': self.joints,
-            'commands_rejected': int(rejected),
-            'commands_clamped': int(clamped),
-        }
-
-    def _unmeasured(self) -> dict:
-        """No base pose: only the joints, the commands and what penetration was measured."""
+        end_quat = np.array(end_quat, dtype=float)
+        pos_known, quat_known = bool(np.isfinite(end).all()), bool(np.isfinite(end_quat).all())
         rejected, clamped = self.backend.command_counts(self.robot)
         out = dict.fromkeys(BASE_FIELDS, math.nan)
-        out.update(base_start=[math.nan] * 3, base_end=[math.nan] * 3, fell=None, fell_at=None,
+        out.update(base_start=[math.nan] * 3, base_end=[math.nan] * 3,
                    max_penetration=self.max_penetration if self.penetration_known else math.nan,
-                   joints=self.joints, commands_rejected=int(rejected),
+                   fell=self.fell_at is not None if (pos_known or quat_known) else None,
+                   fell_at=self.fell_at, joints=self.joints, commands_rejected=int(rejected),
                    commands_clamped=int(clamped))
+        if pos_known:
+            start = self.start if self.start is not None else end
+            out.update(base_start=[float(x) for x in start], base_end=[float(x) for x in end],
+                       drift_xy=float(np.linalg.norm(end[:2] - start[:2])),
+                       drift_xyz=float(np.linalg.norm(end - start)),
+                       min_base_height=float(min(self.min_height, end[2])))
+        if quat_known:
+            end_quat = end_quat.tolist()
+            tilt_change, yaw_change = rotation_change_deg(
+                self.start_quat if self.start_quat is not None else end_quat, end_quat)
+            out.update(max_tilt_deg=float(max(self.max_tilt, tilt_deg(end_quat))),
+                       max_tilt_change_deg=float(max(self.max_tilt_change, tilt_change)),
+                       yaw_change_deg=float(yaw_change))
         return out
 
 
@@ -138,6 +142,8 @@ def from_message(msg) -> dict:
     for k in FIELDS:
         if isinstance(out[k], float):
             out[k] = None if math.isnan(out[k]) else float(out[k])
-    if any(math.isnan(x) for x in out['base_end']):  # the base pose was not measured
-        out.update(base_start=None, base_end=None, fell=None)
+    if any(math.isnan(x) for x in out['base_end']):  # the base position was not measured
+        out.update(base_start=None, base_end=None)
+        if out['max_tilt_deg'] is None:  # nor its orientation: no fall can be judged
+            out['fell'] = None
     return out

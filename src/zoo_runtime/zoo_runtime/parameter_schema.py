@@ -9,7 +9,8 @@ The file is ``<package>/params/<executable>.yaml`` (package data: the same in an
 and a source tree); its top-level key is the executable. A mapping without ``type`` is a group
 (names joined by dots), and a key in angle brackets is a placeholder for names only known at run
 time (``robots.<robot>.package``, ``gains.<joint>.p``): declared with :meth:`Schema.declare` and
-a ``prefix`` that names it. ``type: any`` is a dynamically typed parameter (a list that may
+a ``prefix`` that names it. ``__include: [_part]`` (ours) merges ``params/_part.yaml``, parameters
+two nodes share; a file whose name starts with ``_`` is such a part, not a node. ``type: any`` is a dynamically typed parameter (a list that may
 arrive empty, as a BYTE_ARRAY, from a parameter file).
 
 ```python
@@ -47,9 +48,9 @@ class SchemaFileError(ValueError):
     """A schema file that cannot be read: its one line names the file and the field."""
 
 
-class ParameterSchemaError(rclpy.exceptions.InvalidParameterValueException):
-    """An initial value its schema rejects (the runner reads ``parameter_name``, ``value``,
-    ``reason``; str() is the whole line)."""
+class ParameterSchemaError(rclpy.exceptions.InvalidParameterValueException, ValueError):
+    """An initial value its schema rejects (a ValueError, as the checks it replaces; the runner
+    reads ``parameter_name``, ``value``, ``reason``; str() is the whole line)."""
 
     def __init__(self, node_name: str, parameter: str, value, reason: str):
         super().__init__(parameter, value, reason)
@@ -122,8 +123,9 @@ class Entry:
 
     def problem(self, value) -> str | None:
         """Why ``value`` is not a legal value (None when it is)."""
-        if value is None:
-            return None
+        if value is None:  # not given: only a required (not_empty) one is wrong
+            return (f'expected {self.expectation()}, got nothing' if
+                    any(v == 'not_empty' for v, _ in self.validation) else None)
         if self.type == 'any' and isinstance(value, (bytes, bytearray)) and not value:
             return None  # an empty list from a parameter file
         for v, args in self.validation:
@@ -274,13 +276,17 @@ def from_file(path, package: str) -> Schema:
         raise SchemaFileError(f'{path}: not a readable YAML file: '
                               f'{str(exc).splitlines()[0]}') from None
     if not isinstance(doc, dict) or len(doc) != 1:
-        raise SchemaFileError(f'{path}: expected one top-level key, the executable')
+        raise SchemaFileError(f'{path}: expected one top-level key, the executable (or the '
+                              "file name of a part other schemas '__include')")
     (node, body), = doc.items()
     if node != path.stem:
         raise SchemaFileError(f'{path}: top-level key {node!r}: expected {path.stem!r} (the '
                               'file name)')
+    body = dict(body or {})
     entries: dict[str, Entry] = {}
-    _collect(body or {}, '', path, entries)
+    for part in body.pop('__include', None) or ():  # parameters two nodes share
+        entries.update(from_file(path.with_name(f'{part}.yaml'), package).entries)
+    _collect(body, '', path, entries)
     return Schema(package, node, entries, str(path))
 
 

@@ -211,7 +211,7 @@ class Schema:
         override = getattr(node, '_parameter_overrides', {}).get(name)  # rclpy's and ours
         value = override.value if override is not None else (
             entry.default if default is None else default)
-        if _type_fits(entry.type, value):  # a wrong type is rclpy's error, said by it
+        if value is None or _type_fits(entry.type, value):  # a wrong type: rclpy's error
             reason = entry.problem(value)
             if reason:
                 raise ParameterSchemaError(node.get_name(), name, value, reason)

@@ -19,9 +19,7 @@ from, never the wildcard) and ``local_port`` (0: any); state is taken only from
 """
 from __future__ import annotations
 
-import math
-
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
@@ -33,38 +31,26 @@ from .bridge_core import BridgeConfig, BridgeCore
 from .safety import SafetyConfig
 
 Node = rclpy.node.Node
-URDF_ORDER = [f'{leg}_{j}_joint' for leg in ('FL', 'FR', 'RL', 'RR')
-              for j in ('hip', 'thigh', 'calf')]
 
 
 class Go1UdpBridge(Node):
     def __init__(self, **kwargs):
         super().__init__('go1_udp_bridge', **kwargs)
-        d = self.declare_parameter
-        self.robot = d('robot', 'go1_udp').value
-        rate = float(d('rate', 500.0).value)
-        poll = float(d('poll_period', 0.0005).value)
-        firmware = d('min_firmware', '0.1.35').value
-        safety = SafetyConfig(torque_scale=float(d('torque_scale', 1.0).value),
-                              kp_max=float(d('kp_max', 500.0).value),
-                              kd_max=float(d('kd_max', 20.0).value),
-                              power_level=int(d('power_level', 5).value),
-                              damping_kd=float(d('damping_kd', 3.0).value))
-        ip = d('robot_ip', '192.168.123.10').value
+        schema = parameter_schema.load('unitree_udp_bridge', 'bridge')
+        p = schema.declare(self)  # rate, poll_period: finite (inf: a busy timer, or none at all)
+        ip = p['robot_ip']
+        p.update(schema.declare(self, 'latency_stamps', default=ip.startswith('127.')))
+        self.robot, rate, poll = p['robot'], p['rate'], p['poll_period']
+        safety = SafetyConfig(torque_scale=p['torque_scale'], kp_max=p['kp_max'],
+                              kd_max=p['kd_max'], power_level=p['power_level'],
+                              damping_kd=p['damping_kd'])
         cfg = BridgeConfig(
-            joints=list(d('joint_names', URDF_ORDER).value), robot_ip=ip,
-            robot_port=int(d('robot_port', 8007).value),
-            local_ip=d('local_ip', '').value,
-            local_port=int(d('local_port', 0).value),
-            watchdog_s=float(d('watchdog_s', 0.1).value),
-            preflight_timeout_s=float(d('preflight_timeout_s', 1.0).value),
-            min_firmware=_triple(firmware),
-            latency_stamps=bool(d('latency_stamps', ip.startswith('127.')).value), safety=safety)
-        odometry_in = d('odometry_in', '/go1/odometry/ground_truth').value
-        for name, value in (('rate', rate), ('poll_period', poll)):
-            if not (math.isfinite(value) and value > 0):  # inf: a busy timer, or none at all
-                raise ValueError(f'go1_udp_bridge: parameter {name} = {value}: expected a '
-                                 'finite number > 0')
+            joints=list(p['joint_names']), robot_ip=ip, robot_port=p['robot_port'],
+            local_ip=p['local_ip'], local_port=p['local_port'], watchdog_s=p['watchdog_s'],
+            preflight_timeout_s=p['preflight_timeout_s'],
+            min_firmware=_triple(p['min_firmware']), latency_stamps=p['latency_stamps'],
+            safety=safety)
+        odometry_in = p['odometry_in']
         try:
             self.core = BridgeCore(cfg)
         except (ValueError, OSError) as exc:

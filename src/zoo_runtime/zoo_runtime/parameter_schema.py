@@ -10,8 +10,12 @@ and a source tree); its top-level key is the executable. A mapping without ``typ
 (names joined by dots), and a key in angle brackets is a placeholder for names only known at run
 time (``robots.<robot>.package``, ``gains.<joint>.p``): declared with :meth:`Schema.declare` and
 a ``prefix`` that names it. ``__include: [_part]`` (ours) merges ``params/_part.yaml``, parameters
-two nodes share; a file whose name starts with ``_`` is such a part, not a node. ``type: any`` is a dynamically typed parameter (a list that may
-arrive empty, as a BYTE_ARRAY, from a parameter file).
+two nodes share; a file whose name starts with ``_`` is such a part, not a node.
+
+Types: rcl's (``bool``, ``int``, ``double``, ``string``, their ``_array``s) and two of ours:
+``any``, dynamically typed (a list that may arrive empty, as a BYTE_ARRAY, from a parameter
+file), and ``auto``, the static type of the default the code gives (a pattern whose entries the
+code describes: a simulator backend's options).
 
 ```python
 values = parameter_schema.load('zoo_bringup', 'talker').declare(self)   # {'rate': 10.0, ...}
@@ -40,7 +44,7 @@ __all__ = ['Entry', 'Schema', 'ParameterSchemaError', 'SchemaFileError', 'load',
            'schema_path']
 
 TYPES = {'bool': bool, 'int': int, 'double': float, 'string': str, 'bool_array': bool,
-         'int_array': int, 'double_array': float, 'string_array': str, 'any': None}
+         'int_array': int, 'double_array': float, 'string_array': str, 'any': None, 'auto': None}
 PLACEHOLDER = re.compile(r'^<[A-Za-z_][A-Za-z0-9_]*>$')
 
 

@@ -29,19 +29,28 @@ def _value(v) -> str:
     return '`' + _cell(json.dumps(v) if not isinstance(v, str) else repr(v)) + '`'
 
 
-def node_table(schema: parameter_schema.Schema) -> list[str]:
-    lines = [f'## `{schema.package}/{schema.node}`', '',
-             f'Schema: [`{schema.package}/params/{schema.node}.yaml`]'
-             f'({schema.package}/params/{schema.node}.yaml)', '']
-    if not schema.entries:
-        return lines + ['No parameters.', '']
+def node_table(schema: parameter_schema.Schema, title: str) -> list[str]:
+    lines = [f'## {title}', '',
+             f'Schema: [`{schema.package}/params/{Path(schema.path).name}`]'
+             f'({schema.package}/params/{Path(schema.path).name})', '']
+    shared = {n for part in schema.includes for n in _part(schema, part).entries}
+    if schema.includes:
+        lines += ['Also the shared parameters of ' + ', '.join(
+            f'`{part}`' for part in schema.includes) + ' (below).', '']
+    own = [e for e in schema.entries.values() if e.name not in shared]
+    if not own:
+        return lines + (['No parameters.', ''] if not schema.includes else [])
     lines += ['| name | type | default | expected | read-only | description |',
               '|---|---|---|---|---|---|']
-    for e in schema.entries.values():
+    for e in own:
         lines.append(f'| `{e.name}` | {e.type} | {_value(e.default)} | '
                      f'{_cell(e.expectation()) or "any"} | {"yes" if e.read_only else "no"} | '
                      f'{_cell(e.description)} |')
     return lines + ['']
+
+
+def _part(schema: parameter_schema.Schema, part: str) -> parameter_schema.Schema:
+    return parameter_schema.from_file(Path(schema.path).with_name(f'{part}.yaml'), schema.package)
 
 
 def package_doc(package: str, files: list[Path]) -> str:
@@ -50,8 +59,14 @@ def package_doc(package: str, files: list[Path]) -> str:
              f'`{package}/params/`; edit those, then run it again. A `<name>` segment stands for '
              "names known at run time; `(none)` means the parameter has no value unless given.",
              '']
-    for path in files:
-        lines += node_table(parameter_schema.from_file(path, package))
+    schemas = [parameter_schema.from_file(path, package) for path in files]
+    for s in schemas:
+        lines += node_table(s, f'`{package}/{s.node}`')
+    parts = dict.fromkeys(part for s in schemas for part in s.includes)
+    for part in parts:
+        users = ', '.join(f'`{s.node}`' for s in schemas if part in s.includes)
+        user = next(s for s in schemas if part in s.includes)
+        lines += node_table(_part(user, part), f'shared: `{part}` ({users})')
     return '\n'.join(lines).rstrip('\n') + '\n'
 
 

@@ -173,6 +173,7 @@ class Schema:
     node: str                 # the executable ('talker' of zoo_bringup/talker)
     entries: dict[str, Entry]
     path: str
+    includes: tuple[str, ...] = ()   # the shared parts merged in (``__include``)
 
     def entry(self, name: str) -> Entry | None:
         """The entry ``name`` (a declared name, placeholders filled) belongs to."""
@@ -288,10 +289,11 @@ def from_file(path, package: str) -> Schema:
                               'file name)')
     body = dict(body or {})
     entries: dict[str, Entry] = {}
-    for part in body.pop('__include', None) or ():  # parameters two nodes share
+    includes = tuple(body.pop('__include', None) or ())  # parameters two nodes share
+    for part in includes:
         entries.update(from_file(path.with_name(f'{part}.yaml'), package).entries)
     _collect(body, '', path, entries)
-    return Schema(package, node, entries, str(path))
+    return Schema(package, node, entries, str(path), includes)
 
 
 def _collect(body, prefix: str, path, out: dict) -> None:

@@ -76,8 +76,8 @@ def _build(cls, overrides: dict, tmp_path: Path, monkeypatch):
     error = None
     try:
         cls(parameter_overrides=params)
-    except (parameter_schema.ParameterSchemaError, parameter_schema.SchemaFileError):
-        raise
+    except (rclpy.exceptions.ParameterException, parameter_schema.SchemaFileError):
+        raise  # a declaration gone wrong (declared twice, a bad value): never hardware
     except Exception as exc:  # noqa: BLE001 - hardware, ports: after the declarations
         error = exc
     monkeypatch.setattr(rclpy.node.Node, '__init__', original)

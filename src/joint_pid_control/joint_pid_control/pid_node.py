@@ -37,10 +37,7 @@ class JointPidController(Node):
     def __init__(self, **kwargs):
         super().__init__('joint_pid_controller', **kwargs)
         schema = parameter_schema.load('joint_pid_control', 'pid')
-        p = {}
-        for name in ('joints', 'preset', 'watchdog_timeout', 'command_interface',
-                     'use_robot_description'):
-            p.update(schema.declare(self, name))
+        p = schema.declare(self, skip=('rate',))  # rate: its default is the preset's
         self.joints, self.preset = list(p['joints']), p['preset']
         rate = schema.declare(self, 'rate', default=DEFAULT_RATE_HZ[self.preset])['rate']
         self._timeout, self.command_interface = p['watchdog_timeout'], p['command_interface']

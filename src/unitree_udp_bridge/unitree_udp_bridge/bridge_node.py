@@ -37,7 +37,9 @@ class Go1UdpBridge(Node):
     def __init__(self, **kwargs):
         super().__init__('go1_udp_bridge', **kwargs)
         schema = parameter_schema.load('unitree_udp_bridge', 'bridge')
-        p = schema.declare(self)  # rate, poll_period: finite (inf: a busy timer, or none at all)
+        # rate, poll_period: finite (inf: a busy timer, or none at all); latency_stamps' default
+        # depends on robot_ip
+        p = schema.declare(self, skip=('latency_stamps',))
         ip = p['robot_ip']
         p.update(schema.declare(self, 'latency_stamps', default=ip.startswith('127.')))
         self.robot, rate, poll = p['robot'], p['rate'], p['poll_period']

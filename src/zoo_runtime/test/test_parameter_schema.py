@@ -142,3 +142,11 @@ def test_a_bad_schema_file_is_one_line_naming_file_and_field(tmp_path, text, wor
 def test_a_package_without_the_schema_says_where_it_looked():
     with pytest.raises(SchemaFileError, match='zoo_runtime/nothing: no parameter schema'):
         parameter_schema.load('zoo_runtime', 'nothing')
+
+
+def test_skip_leaves_a_parameter_to_declare_with_a_default_of_the_code(tmp_path, node_of):
+    """A default that depends on another parameter: the rate of a preset."""
+    s = schema(tmp_path)
+    node = node_of(joints=['a'])
+    assert 'rate' not in s.declare(node, skip=('rate',))
+    assert s.declare(node, 'rate', default=1000.0) == {'rate': 1000.0}

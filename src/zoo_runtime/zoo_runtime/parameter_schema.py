@@ -189,16 +189,18 @@ class Schema:
         return entry.problem(value)
 
     def declare(self, node, prefix: str = '', *, default=None, description: str | None = None,
-                **placeholders) -> dict[str, Any]:
+                skip: tuple[str, ...] = (), **placeholders) -> dict[str, Any]:
         """Declare the entries under ``prefix`` on ``node`` (all without placeholders when
         ``prefix`` is ''), placeholders filled from ``placeholders`` (``robot='nao'`` for
         ``<robot>``); returns their values by name relative to ``prefix``. ``default`` and
-        ``description`` fill in those a pattern entry leaves to the code (a backend's options)."""
+        ``description`` fill in those a pattern entry leaves to the code (a backend's options);
+        ``skip`` names those the code declares afterwards, with a default that depends on
+        another parameter's value."""
         if prefix:
             chosen = [e for e in self.entries.values()
                       if e.name == prefix or e.name.startswith(prefix + '.')]
         else:
-            chosen = [e for e in self.entries.values() if not e.pattern]
+            chosen = [e for e in self.entries.values() if not e.pattern and e.name not in skip]
         if prefix and not chosen:
             raise SchemaFileError(f'{self.path}: no parameter under {prefix!r}')
         _watch(node, self)

@@ -62,7 +62,7 @@ def schema_problems(executable: str, node) -> list[str]:
     return problems
 
 
-def _build(cls, overrides: dict, tmp_path: Path, monkeypatch):
+def _build(cls, overrides: dict, monkeypatch):
     """The node ``cls`` makes (half-built when it fails after its declarations), and the error."""
     made = []
     original = rclpy.node.Node.__init__
@@ -96,7 +96,7 @@ def test_node_declares_its_schema(executable, ros, tmp_path, monkeypatch):
     overrides = dict(MINIMAL.get(executable, {}))
     if executable == 'coupled_wave_gait/gait_search':  # its journal, not the workspace's out/
         overrides['output'] = str(tmp_path / 'search')
-    node, error = _build(cls, overrides, tmp_path, monkeypatch)
+    node, error = _build(cls, overrides, monkeypatch)
     try:
         problems = schema_problems(executable, node)
         assert not problems, '\n'.join(problems) + (f'\n(it failed: {error})' if error else '')
@@ -107,14 +107,14 @@ def test_node_declares_its_schema(executable, ros, tmp_path, monkeypatch):
             pass
 
 
-def test_a_parameter_outside_the_schema_fails(ros, tmp_path, monkeypatch):
+def test_a_parameter_outside_the_schema_fails(ros, monkeypatch):
     """The check above catches a node that declares more than its schema, or has none."""
     class Rogue(rclpy.node.Node):
         def __init__(self, **kwargs):
             super().__init__('talker', **kwargs)
             parameter_schema.load('zoo_bringup', 'talker').declare(self)
             self.declare_parameter('volume', 11)
-    node, _ = _build(Rogue, {}, tmp_path, monkeypatch)
+    node, _ = _build(Rogue, {}, monkeypatch)
     assert schema_problems('zoo_bringup/talker', node) == [
         f"zoo_bringup/talker: declares 'volume', not in "
         f"{parameter_schema.load('zoo_bringup', 'talker').path}"]

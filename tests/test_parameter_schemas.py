@@ -122,6 +122,13 @@ def test_a_parameter_outside_the_schema_fails(ros, monkeypatch):
     node.destroy_node()
 
 
+def test_every_schema_belongs_to_a_node_executable():
+    """A schema file whose executable was renamed or removed would document a ghost."""
+    schemas = {f'{p.parent.parent.name}/{p.stem}'
+               for p in ROOT.glob('src/*/*/params/*.yaml') if not p.name.startswith('_')}
+    assert schemas - set(_executables()) == set()
+
+
 def test_parameter_docs_are_current():
     proc = subprocess.run([sys.executable, str(ROOT / 'tools/param_docs.py'), '--check'],
                           capture_output=True, text=True)

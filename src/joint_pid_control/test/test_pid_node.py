@@ -188,7 +188,8 @@ def test_bad_startup_parameters_are_named():
     try:
         with pytest.raises(ValueError, match="parameter 'joints' = None: expected a non-empty"):
             JointPidController(context=ctx)
-        with pytest.raises(ValueError, match="parameter 'preset' = 'fast': expected one of"):
+        with pytest.raises(ValueError, match=r"parameter 'preset' = 'fast' \(from [^)]+\): "
+                                             'expected one of'):
             JointPidController(context=ctx, parameter_overrides=[
                 P('joints', value=JOINTS), P('preset', value='fast')])
         with pytest.raises(Exception, match=r"'gains.RKneePitch.p' to ''high''"):

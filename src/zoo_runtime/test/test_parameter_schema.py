@@ -78,9 +78,9 @@ def test_declares_defaults_and_overrides_with_descriptors(tmp_path, node_of):
 
 
 @pytest.mark.parametrize('overrides, line', [
-    ({'joints': ['a'], 'rate': 0.0}, "node 'demo': parameter 'rate' = 0.0: expected > 0 and "
-                                     'finite, got 0.0'),
-    ({'joints': ['a'], 'rate': math.inf}, "parameter 'rate' = inf: expected > 0 and finite"),
+    ({'joints': ['a'], 'rate': 0.0}, "node 'demo': parameter 'rate' = 0.0 (from "
+                                     "parameter_overrides): expected > 0 and finite, got 0.0"),
+    ({'joints': ['a'], 'rate': math.inf}, "'rate' = inf (from parameter_overrides): expected > 0"),
     ({'joints': ['a'], 'mode': 'slowest'}, "expected one of 'fast', 'slow', got 'slowest'"),
     ({}, "parameter 'joints' = None: expected a non-empty list of joint names, got nothing"),
 ])

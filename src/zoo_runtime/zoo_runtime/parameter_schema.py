@@ -38,7 +38,7 @@ from typing import Any
 
 import yaml
 
-from zoo_runtime import rclpy
+from zoo_runtime import introspection, rclpy
 
 __all__ = ['Entry', 'Schema', 'ParameterSchemaError', 'SchemaFileError', 'load', 'from_file',
            'schema_path']
@@ -56,9 +56,11 @@ class ParameterSchemaError(rclpy.exceptions.InvalidParameterValueException, Valu
     """An initial value its schema rejects (a ValueError, as the checks it replaces; the runner
     reads ``parameter_name``, ``value``, ``reason``; str() is the whole line)."""
 
-    def __init__(self, node_name: str, parameter: str, value, reason: str):
+    def __init__(self, node_name: str, parameter: str, value, reason: str,
+                 origin: str | None = None):
         super().__init__(parameter, value, reason)
-        self.args = (f"node '{node_name}': parameter '{parameter}' = {value!r}: {reason}",)
+        where = f' (from {origin})' if origin else ''
+        self.args = (f"node '{node_name}': parameter '{parameter}' = {value!r}{where}: {reason}",)
 
     def __str__(self) -> str:
         return self.args[0]
@@ -221,7 +223,9 @@ class Schema:
         if value is None or _type_fits(entry.type, value):  # a wrong type: rclpy's error
             reason = entry.problem(value)
             if reason:
-                raise ParameterSchemaError(node.get_name(), name, value, reason)
+                origin = (introspection.parameter_origins(node).get(name)
+                          if override is not None else None)
+                raise ParameterSchemaError(node.get_name(), name, value, reason, origin)
         return node.declare_parameter(name, entry.declaration_default(default),
                                       entry.descriptor(name, description)).value
 

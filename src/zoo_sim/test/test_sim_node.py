@@ -266,9 +266,9 @@ def test_bad_parameters_give_one_clear_error(params, match):
 
 
 @pytest.mark.parametrize('params,match', [
-    ({'imu_rate': -1.0}, r"parameter 'imu_rate' = -1.0: expected a rate >= 0 Hz \(0: off\)"),
-    ({'metrics_rate': 0.0}, "parameter 'metrics_rate' = 0.0: expected a rate > 0 Hz"),
-    ({'robots.w.package': ''}, "parameter 'robots.w.package' = '': expected a description"),
+    ({'imu_rate': -1.0}, r"parameter 'imu_rate' = -1.0 \(from .*\): expected a rate >= 0 Hz \(0: "),
+    ({'metrics_rate': 0.0}, r"parameter 'metrics_rate' = 0.0 \(from .*\): expected a rate > 0 Hz"),
+    ({'robots.w.package': ''}, r"parameter 'robots.w.package' = '' \(from .*\): expected a desc"),
 ])
 def test_values_out_of_the_schema_name_node_and_parameter(params, match):
     """params/simulator.yaml checks these before the node declares them."""

@@ -34,7 +34,8 @@ def test_a_watchdog_that_would_never_trip_is_refused(tmp_path, value):
     lines = [ln for ln in r.stderr.strip().splitlines()
              if not ln.startswith(('[INFO]', '[WARN]'))]          # node logs
     assert r.returncode == 2 and len(lines) == 1, r.stderr
-    assert lines[0].startswith('robozoo: error: go1_udp_endpoint: parameter watchdog_s = '), lines
+    assert lines[0].startswith("robozoo: error: node 'go1_udp_endpoint'"), lines
+    assert "parameter 'watchdog_s' = " in lines[0], lines
     assert 'expected a finite number of seconds > 0' in lines[0] and 'Traceback' not in r.stderr
 
 
@@ -52,5 +53,5 @@ def test_a_bridge_timing_that_cannot_run_is_refused(tmp_path, param, value):
     lines = [ln for ln in r.stderr.strip().splitlines()
              if not ln.startswith(('[INFO]', '[WARN]'))]
     assert r.returncode == 2 and len(lines) == 1, r.stderr
-    assert f'go1_udp_bridge: parameter {param} = ' in lines[0], lines
+    assert "node 'go1_udp_bridge'" in lines[0] and f"parameter '{param}' = " in lines[0], lines
     assert 'expected a finite number > 0' in lines[0]

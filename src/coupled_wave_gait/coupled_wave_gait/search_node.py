@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.std_srvs.srv import Trigger
 from zoo_runtime.interfaces.zoo_interfaces.msg import WalkParams as WalkParamsMsg
@@ -30,7 +30,6 @@ from .search.session import SearchSession
 from .search.settings import SearchSettings
 
 Node = rclpy.node.Node
-Parameter = rclpy.parameter.Parameter
 
 IDLE, SETTING, STARTING, WALKING, DONE = 'idle', 'setting', 'starting', 'walking', 'done'
 POLL_PERIOD = 0.05  # s of sim time between checks for the next candidate
@@ -40,18 +39,9 @@ DEFAULT_OUTPUT = 'out/gait_search'
 class GaitSearch(Node):
     def __init__(self, **kwargs):
         super().__init__('gait_search', **kwargs)
-        d = SearchSettings()
-        values = {
-            'strategy': self.declare_parameter('strategy', d.strategy).value,
-            'key': self.declare_parameter('key', d.key).value,
-            'budget': self.declare_parameter('budget', d.budget).value,
-            'sigma0': self.declare_parameter('sigma0', d.sigma0).value,
-            'start': self.declare_parameter('start', Parameter.Type.DOUBLE_ARRAY).value or (),
-            'workers': self.declare_parameter('workers', d.workers).value,
-            'accept_pct': self.declare_parameter('accept_pct', d.accept_pct).value,
-            'output': self.declare_parameter('output', d.output).value,
-            'starts': self.declare_parameter('starts', Parameter.Type.DOUBLE_ARRAY).value or (),
-        }
+        # the schema has SearchSettings' defaults; SearchSettings checks them (also for the CLI)
+        values = parameter_schema.load('coupled_wave_gait', 'gait_search').declare(self)
+        values['start'], values['starts'] = values['start'] or (), values['starts'] or ()
         try:
             self.settings = SearchSettings.from_parameters(values, self.get_name())
         except ValueError as e:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
@@ -32,12 +32,7 @@ SNAKE_LIMIT_RAD = math.radians(60.0)
 class DynamixelBridge(rclpy.node.Node):
     def __init__(self, **kwargs) -> None:
         super().__init__('dynamixel_bridge', **kwargs)
-        p = {name: self.declare_parameter(name, default).value for name, default in (
-            ('port', '/dev/ttyUSB0'), ('baud', 1_000_000), ('protocol', 1), ('model', ''),
-            ('ids', list(range(1, 17))), ('joints', ['']), ('position_min', [math.nan]),
-            ('position_max', [math.nan]), ('rate', 50.0), ('watchdog_s', 0.5),
-            ('watchdog_action', 'hold'), ('return_delay_us', -1), ('latency_timer_ms', 1),
-            ('auto_recover', True), ('torque_off_on_exit', True), ('realtime_priority', 0))}
+        p = parameter_schema.load('dynamixel_bridge', 'bridge').declare(self)
         model = bus_model(int(p['protocol']), p['model'])
         ids = [int(i) for i in p['ids']]
         joints = [j for j in p['joints'] if j] or [f'joint_{i}' for i in range(1, len(ids) + 1)]

@@ -1,11 +1,11 @@
 """The map server: the occupancy grid of an SDF world (latched ``map``, nav_msgs/OccupancyGrid)
 and the planning service ``plan_path`` (zoo_interfaces/PlanPath: nav_msgs/GetPlan's request;
 the plan, its cost and the reason when there is none); each plan is also published on ``plan``
-(nav_msgs/Path, latched). Parameters: see ros_conversions.declare_grid.
+(nav_msgs/Path, latched). Parameters: params/map_server.yaml (PARAMETERS.md).
 """
 from __future__ import annotations
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import OccupancyGrid, Path
 from zoo_runtime.interfaces.zoo_interfaces.srv import PlanPath
@@ -20,7 +20,8 @@ LATCHED = rclpy.qos.QoSProfile(depth=1, durability=rclpy.qos.DurabilityPolicy.TR
 class MapServer(Node):
     def __init__(self, **kwargs):
         super().__init__('map_server', **kwargs)
-        self.grid = rc.declare_grid(self)
+        self.grid = rc.grid_from_parameters(
+            self, parameter_schema.load('grid_navigation', 'map_server').declare(self))
         self.plans = 0
         self._map_pub = self.create_publisher(OccupancyGrid, 'map', LATCHED)
         self._plan_pub = self.create_publisher(Path, 'plan', LATCHED)

@@ -4,10 +4,8 @@ compass): ``odometry_topic`` (nav_msgs/Odometry, default ``odometry/ground_truth
 namespace). Publishes ``joint_targets`` (to the joint PID controller), ``plan`` (nav_msgs/Path,
 latched) and ``map`` (nav_msgs/OccupancyGrid, latched).
 
-Parameters: the grid's (ros_conversions.declare_grid), ``goal`` [x, y], ``rate`` (Hz of joint
-targets), ``start_delay`` and ``settle_time`` (s), the navigator's (navigator.NavParams),
-``fall_height`` (m). summary.json: status, goal_reached, final_distance_to_goal_m, path lengths,
-time, min_clearance_m (ground-truth base position to the nearest obstacle footprint), falls,
+Parameters: params/navigator.yaml (PARAMETERS.md). summary.json: status, goal_reached,
+final_distance_to_goal_m, path lengths, time, min_clearance_m (ground-truth base position to the nearest obstacle footprint), falls,
 primitive counts; the run folder gets navigation.png (grid, plan,
 walked path) and navigation_log.csv (per primitive: pose, waypoint, cross-track error,
 correction, command; R27).
@@ -18,7 +16,7 @@ import csv
 import math
 from pathlib import Path
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import OccupancyGrid, Odometry, Path as PathMsg
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
@@ -29,7 +27,6 @@ from .navigator import NAVIGATING, REACHED, NavParams, Navigator
 from .planner import path_length, plan_xy
 
 Node = rclpy.node.Node
-Parameter = rclpy.parameter.Parameter
 LATCHED = rclpy.qos.QoSProfile(depth=1, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
 FALL_TILT = math.radians(45.0)  # as zoo_sim.metrics
 FELL = 'fell'
@@ -39,33 +36,16 @@ FINISHED_AFTER = 3.0  # s standing after the last stride before the run may end
 class GridNavigator(Node):
     def __init__(self, **kwargs):
         super().__init__('navigator', **kwargs)
-        d = self.declare_parameter
-        self.grid = rc.declare_grid(self)
-        goal = list(d('goal', Parameter.Type.DOUBLE_ARRAY).value or [])
-        if len(goal) != 2 or not all(map(math.isfinite, goal)):
-            raise ValueError(f'{self.get_name()}: parameter goal: expected [x, y], got {goal}')
-        self.goal = (float(goal[0]), float(goal[1]))
-        odom = d('odometry_topic', 'odometry/ground_truth').value
-        rate = d('rate', 100.0).value
-        self.start_delay = d('start_delay', 1.0).value
-        self.settle_time = d('settle_time', 0.3).value
-        self.fall_height = d('fall_height', 0.14).value
-        pivot = list(d('turn_pivot', [-0.023, 0.0387]).value)
-        params = NavParams(arrival_tolerance=d('arrival_tolerance', 0.15).value,
-                           cross_track_max=d('cross_track_max', 0.01).value,
-                           max_turn=d('max_turn', 0.7854).value,
-                           replan_distance=d('replan_distance', 0.3).value,
-                           turn_pivot=(pivot[0], pivot[1]))
-        for name, value in (('rate', rate), ('arrival_tolerance', params.arrival_tolerance),
-                            ('cross_track_max', params.cross_track_max),
-                            ('max_turn', params.max_turn),
-                            ('replan_distance', params.replan_distance)):
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f'{self.get_name()}: parameter {name}: expected a positive '
-                                 f'number, got {value}')
-        if params.max_turn > 0.7854 + 1e-9:
-            raise ValueError(f'{self.get_name()}: parameter max_turn: at most 0.7854 rad (the '
-                             f'45° cap of spec hoap2.md §3.3), got {params.max_turn}')
+        p = parameter_schema.load('grid_navigation', 'navigator').declare(self)
+        self.grid = rc.grid_from_parameters(self, p)
+        self.goal = (float(p['goal'][0]), float(p['goal'][1]))
+        odom, rate = p['odometry_topic'], p['rate']
+        self.start_delay, self.settle_time = p['start_delay'], p['settle_time']
+        self.fall_height = p['fall_height']
+        pivot = list(p['turn_pivot'])
+        params = NavParams(arrival_tolerance=p['arrival_tolerance'],
+                           cross_track_max=p['cross_track_max'], max_turn=p['max_turn'],
+                           replan_distance=p['replan_distance'], turn_pivot=(pivot[0], pivot[1]))
         self.nav = Navigator(self._plan, params)
         self.plans: list[list[tuple[float, float]]] = []
         self.stand = stride_player.forward()  # its first frame is the standing pose

@@ -1,32 +1,24 @@
-"""Grid, path and pose <-> ROS messages, and the grid parameters both nodes declare."""
+"""Grid, path and pose <-> ROS messages, and the grid of the parameters both nodes declare."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-from zoo_runtime import rclpy
 from zoo_runtime.interfaces.geometry_msgs.msg import PoseStamped
 from zoo_runtime.interfaces.nav_msgs.msg import OccupancyGrid, Path
 
 from .occupancy import GridMap
 from .world_map import grid_from_world
 
-Parameter = rclpy.parameter.Parameter
 FRAME = 'world'
 
 
-def declare_grid(node) -> GridMap:
-    """Parameters ``world``, ``resolution`` (0.2 m), ``inflation`` (0.15 m: the half-width of
-    the 0.30 m robot, spec hoap2.md R1), ``inflation_rule`` (ring | disc), ``bounds``
-    ([x_min, y_min, x_max, y_max]; empty: the world's <robozoo:grid_bounds>) -> the grid."""
-    d = node.declare_parameter
-    world = d('world', 'obstacle_course').value
-    resolution = d('resolution', 0.2).value
-    inflation = d('inflation', 0.15).value
-    rule = d('inflation_rule', 'ring').value
-    bounds = list(d('bounds', Parameter.Type.DOUBLE_ARRAY).value or [])
-    corner = d('corner_cutting', False).value
+def grid_from_parameters(node, p: dict) -> GridMap:
+    """The grid of the parameters both nodes declare (params/_grid.yaml), values ``p``."""
+    world, resolution, inflation = p['world'], p['resolution'], p['inflation']
+    rule, corner = p['inflation_rule'], p['corner_cutting']
+    bounds = list(p['bounds'] or [])
     if bounds and len(bounds) != 4:
         raise ValueError(f'{node.get_name()}: parameter bounds: expected [x_min, y_min, x_max, '
                          f'y_max], got {bounds}')

@@ -1,17 +1,15 @@
 """Plays a keyframe file (see keyframes.py) through ``joint_targets`` on sim time.
 
-Parameters: ``file`` (a path, or the name of a shipped file such as ``nao_hip_sway``), ``rate``
-(Hz, default 50), ``loop`` (bool). Playback starts at the node's first tick; after the last
+Parameters: params/keyframe_player.yaml (PARAMETERS.md). Playback starts at the node's first tick; after the last
 keyframe the final pose keeps being published, so the PID watchdog keeps holding it.
 """
 from __future__ import annotations
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 
 from . import keyframes
 from zoo_runtime.entry import spin_node
-from .params import ParameterError
 
 Node = rclpy.node.Node
 
@@ -19,13 +17,8 @@ Node = rclpy.node.Node
 class KeyframePlayer(Node):
     def __init__(self, **kwargs):
         super().__init__('keyframe_player', **kwargs)
-        name = self.declare_parameter('file', '').value
-        rate = self.declare_parameter('rate', 50.0).value
-        self.loop = self.declare_parameter('loop', False).value
-        if not name:
-            raise ParameterError(f'{self.get_name()}: parameter file: expected a keyframe file')
-        if not rate > 0.0:
-            raise ParameterError(f'{self.get_name()}: parameter rate: expected > 0 Hz, got {rate}')
+        p = parameter_schema.load('joint_pid_control', 'keyframe_player').declare(self)
+        name, rate, self.loop = p['file'], p['rate'], p['loop']
         self.frames = keyframes.load(name)
         self._pub = self.create_publisher(JointState, 'joint_targets', 10)
         self._t0: float | None = None

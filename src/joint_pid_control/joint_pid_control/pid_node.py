@@ -7,63 +7,44 @@ Topics (relative to the namespace): subscribes ``joint_targets`` and ``joint_sta
 by ``command_interface``. Service ``~/reset`` (std_srvs/Empty) forgets targets, states and
 controller memory, for reproducible runs after a simulation reset.
 
-Parameters: ``joints`` (string array), ``preset`` (default|thesis), ``rate`` (Hz; 100, or 1000 for
-the thesis preset), ``watchdog_timeout`` (s), ``command_interface`` (per_joint|grouped),
-``use_robot_description`` (bool), ``gains.<joint>.*`` (see params.py; settable at run time),
-``joint_limits.<joint>.{lower,upper,velocity}`` (infinite = take it from robot_description).
+Parameters: params/pid.yaml (PARAMETERS.md); ``gains.<joint>.*`` and ``joint_limits.<joint>.*``
+are settable at run time, checked together by params.py (min < max needs both).
 """
 from __future__ import annotations
 
 import math
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.interfaces.rcl_interfaces.msg import SetParametersResult
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.std_msgs.msg import Float64, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty
 
-from .control_loop import DEFAULT_GAINS, DEFAULT_RATE_HZ, PRESETS, ControlLoop
+from .control_loop import DEFAULT_GAINS, DEFAULT_RATE_HZ, ControlLoop
 from .joint_limits import KEYS as LIMIT_KEYS
 from .joint_limits import JointLimits, limits_from_params, limits_from_urdf
 from zoo_runtime.entry import spin_node
-from .params import GAIN_KEYS, ParameterError, gains_parameters, parse_gains
+from .params import GAIN_KEYS, ParameterError, parse_gains
 
 Node = rclpy.node.Node
-Parameter = rclpy.parameter.Parameter
 QoSProfile = rclpy.qos.QoSProfile
 DurabilityPolicy = rclpy.qos.DurabilityPolicy
 
-COMMAND_INTERFACES = ('per_joint', 'grouped')
 STARTUP_ONLY = ('joints', 'preset', 'command_interface', 'use_robot_description')
-UNSET_LIMITS = {'lower': -math.inf, 'upper': math.inf, 'velocity': math.inf}
 
 
 class JointPidController(Node):
     def __init__(self, **kwargs):
         super().__init__('joint_pid_controller', **kwargs)
-        joints = self.declare_parameter('joints', Parameter.Type.STRING_ARRAY).value
-        if not joints:
-            raise ParameterError(f'{self.get_name()}: parameter joints: expected a non-empty '
-                                 f'list of joint names')
-        self.joints = list(joints)
-        self.preset = self.declare_parameter('preset', 'default').value
-        if self.preset not in PRESETS:
-            raise ParameterError(f'{self.get_name()}: parameter preset: expected one of '
-                                 f'{", ".join(PRESETS)}, got {self.preset!r}')
-        rate = self.declare_parameter('rate', DEFAULT_RATE_HZ[self.preset]).value
-        self._timeout = self.declare_parameter('watchdog_timeout', 0.5).value
-        self.command_interface = self.declare_parameter('command_interface', 'per_joint').value
-        if self.command_interface not in COMMAND_INTERFACES:
-            raise ParameterError(f'{self.get_name()}: parameter command_interface: expected '
-                                 f'per_joint or grouped, got {self.command_interface!r}')
-        use_urdf = self.declare_parameter('use_robot_description', True).value
-        for j in self.joints:
-            for name, value in gains_parameters(j, DEFAULT_GAINS).items():
-                self.declare_parameter(name, value)
-            for key in LIMIT_KEYS:
-                self.declare_parameter(f'joint_limits.{j}.{key}', UNSET_LIMITS[key])
-        self._check_positive('rate', rate)
-        self._check_positive('watchdog_timeout', self._timeout)
+        schema = parameter_schema.load('joint_pid_control', 'pid')
+        p = schema.declare(self, skip=('rate',))  # rate: its default is the preset's
+        self.joints, self.preset = list(p['joints']), p['preset']
+        rate = schema.declare(self, 'rate', default=DEFAULT_RATE_HZ[self.preset])['rate']
+        self._timeout, self.command_interface = p['watchdog_timeout'], p['command_interface']
+        use_urdf = p['use_robot_description']
+        for j in self.joints:  # defaults: control_loop.DEFAULT_GAINS, no limits (infinite)
+            schema.declare(self, 'gains.<joint>', joint=j)
+            schema.declare(self, 'joint_limits.<joint>', joint=j)
         self._gains = self._parse_gains({})
         self._param_limits = self._parse_limits({})
         self._urdf_limits: dict[str, JointLimits] | None = None
@@ -90,10 +71,6 @@ class JointPidController(Node):
         self.add_post_set_parameters_callback(self._apply_parameters)
 
     # -- parameters -------------------------------------------------------------------------
-    def _check_positive(self, name: str, value) -> None:
-        if not value > 0.0:
-            raise ParameterError(f'{self.get_name()}: parameter {name}: expected > 0, got {value}')
-
     def _current(self, prefix: str) -> dict:
         keys = GAIN_KEYS if prefix == 'gains' else LIMIT_KEYS
         names = [f'{prefix}.{j}.{k}' for j in self.joints for k in keys]
@@ -119,8 +96,6 @@ class JointPidController(Node):
             for name, value in changes.items():
                 if name in STARTUP_ONLY:
                     raise ParameterError(f'{name}: set at start-up only')
-                if name in ('rate', 'watchdog_timeout') and not value > 0.0:
-                    raise ParameterError(f'{name}: expected > 0, got {value}')
             if any(n.startswith('gains.') for n in changes):
                 if self.preset == 'thesis':
                     raise ParameterError("gains: preset 'thesis' runs the seed's fixed law")

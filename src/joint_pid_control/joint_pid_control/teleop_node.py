@@ -16,7 +16,7 @@ import tty
 
 import yaml
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 
 from zoo_runtime.entry import spin_node
@@ -61,11 +61,8 @@ def load_groups(path: str) -> dict:
 class KeyboardTeleop(Node):
     def __init__(self, keys=None, **kwargs):
         super().__init__('teleop', **kwargs)
-        rate = self.declare_parameter('rate', 20.0).value
-        step = self.declare_parameter('step', 0.05).value
-        groups_file = self.declare_parameter('joint_groups_file', '').value
-        if not rate > 0.0:
-            raise ParameterError(f'{self.get_name()}: parameter rate: expected > 0 Hz, got {rate}')
+        p = parameter_schema.load('joint_pid_control', 'teleop').declare(self)
+        rate, step, groups_file = p['rate'], p['step'], p['joint_groups_file']
         self.teleop = Teleop(load_groups(groups_file) if groups_file else NAO_GROUPS, step)
         self.keys = keys if keys is not None else TerminalKeys()
         self._started = False

@@ -186,9 +186,10 @@ def test_bad_startup_parameters_are_named():
     ctx = rclpy.context.Context()
     rclpy.init(context=ctx)
     try:
-        with pytest.raises(ParameterError, match='parameter joints: expected a non-empty'):
+        with pytest.raises(ValueError, match="parameter 'joints' = None: expected a non-empty"):
             JointPidController(context=ctx)
-        with pytest.raises(ParameterError, match="parameter preset: expected one of"):
+        with pytest.raises(ValueError, match=r"parameter 'preset' = 'fast' \(from [^)]+\): "
+                                             'expected one of'):
             JointPidController(context=ctx, parameter_overrides=[
                 P('joints', value=JOINTS), P('preset', value='fast')])
         with pytest.raises(Exception, match=r"'gains.RKneePitch.p' to ''high''"):
@@ -196,3 +197,14 @@ def test_bad_startup_parameters_are_named():
                 P('joints', value=JOINTS), P('gains.RKneePitch.p', value='high')])
     finally:
         rclpy.shutdown(context=ctx)
+
+
+def test_schema_gain_defaults_are_the_control_loops():
+    """params/pid.yaml declares the gains with control_loop.DEFAULT_GAINS, their other owner."""
+    import dataclasses
+    from zoo_runtime import parameter_schema
+    from joint_pid_control.control_loop import DEFAULT_GAINS
+    schema = parameter_schema.load('joint_pid_control', 'pid')
+    declared = {e.name.rsplit('.', 1)[1]: e.default for e in schema.entries.values()
+                if e.name.startswith('gains.')}
+    assert declared == dataclasses.asdict(DEFAULT_GAINS)

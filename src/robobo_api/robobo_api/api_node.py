@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import math
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.geometry_msgs.msg import Accel, Quaternion, Vector3
 from zoo_runtime.interfaces.opencv_apps.msg import Point2D
@@ -39,7 +39,7 @@ from zoo_runtime.interfaces.std_srvs.srv import Empty
 
 from . import commands
 from .axis_mover import AxisMover
-from .color_blobs import MIN_AREA_PX, BlobTracker
+from .color_blobs import BlobTracker
 from .motor_laws import PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, preset, wheel_omega
 
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
@@ -52,20 +52,7 @@ WHEEL_SETTLED_RAD_S = 1e-4    # within this of the law's speed the motor model s
 class RoboboApi(rclpy.node.Node):
     def __init__(self, **kwargs):
         super().__init__('robobo_api', **kwargs)
-        p = {name: self.declare_parameter(name, default).value for name, default in (
-            ('robot', 'robobo'), ('wheel_preset', 'thesis'), ('wheel_time_constant', 0.0),
-            ('pan_preset', 'thesis'),
-            ('tilt_preset', 'thesis'), ('strict_unlock_ids', False),
-            ('simultaneous_pan_tilt', False), ('state_rate', 20.0), ('imu_rate', 10.0),
-            ('camera_rate', 5.0), ('camera_hfov', 1.047), ('jpeg_quality', 80),
-            ('blob_colors', ['green']), ('blob_min_area', MIN_AREA_PX), ('blob_lost_frames', 5))}
-        for name in ('state_rate', 'imu_rate', 'camera_rate'):
-            if not p[name] >= 0 or not math.isfinite(p[name]):
-                raise ValueError(f'parameter {name}: expected a rate >= 0 Hz, got {p[name]}')
-        tau = p['wheel_time_constant']
-        if not tau >= 0 or not math.isfinite(tau):
-            raise ValueError(f'parameter wheel_time_constant: expected >= 0 s (0: the thesis\' '
-                             f'speed step), got {tau}')
+        p = parameter_schema.load('robobo_api', 'robobo_api').declare(self)
         self.robot = robot = p['robot']
         self.wheel_coeffs = preset(WHEEL_PRESETS, p['wheel_preset'], 'wheel')
         self.pan = AxisMover(preset(PAN_PRESETS, p['pan_preset'], 'pan'))

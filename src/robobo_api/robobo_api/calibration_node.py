@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.geometry_msgs.msg import Point, Pose, Quaternion
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
@@ -25,7 +25,7 @@ SETTLE_S = 0.5
 class Calibration(rclpy.node.Node):
     def __init__(self, **kwargs):
         super().__init__('calibration', **kwargs)
-        self.robot = self.declare_parameter('robot', 'robobo').value
+        self.robot = parameter_schema.load('robobo_api', 'calibration').declare(self)['robot']
         ns = f'/{self.robot}'
         self.tables: dict[str, list[dict]] = {}
         self.done = False

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 
@@ -90,8 +90,8 @@ class GlobalTestJudge(rclpy.node.Node):
 
     def __init__(self, **kwargs):
         super().__init__('global_test_judge', **kwargs)
-        self.robot = self.declare_parameter('robot', 'robobo').value
-        self.ball = tuple(self.declare_parameter('ball_xy', list(BALL_XY)).value)
+        p = parameter_schema.load('robobo_api', 'global_test_judge').declare(self)
+        self.robot, self.ball = p['robot'], tuple(p['ball_xy'])
         self.pose: tuple[float, float, float] | None = None
         self.start: tuple[float, float, float] | None = None
         self.create_subscription(Odometry, f'/{self.robot}/odometry/ground_truth',

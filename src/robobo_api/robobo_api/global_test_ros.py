@@ -9,7 +9,7 @@ One decision every ``period`` seconds (0.1: robobopy's blocking calls poll at th
 """
 from __future__ import annotations
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs
 from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels
@@ -26,8 +26,8 @@ TURN_UNLOCK_ID = 7
 class GlobalTestRos(rclpy.node.Node):
     def __init__(self, **kwargs):
         super().__init__('global_test', **kwargs)
-        robot = self.declare_parameter('robot', 'robobo').value
-        period = self.declare_parameter('period', 0.1).value
+        p = parameter_schema.load('robobo_api', 'global_test').declare(self)
+        robot, period = p['robot'], p['period']
         ns = f'/{robot}'
         self.logic = GlobalTest()
         self.irs: dict[str, float] = {}

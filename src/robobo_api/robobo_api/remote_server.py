@@ -14,9 +14,8 @@ scenarios that serve the protocol pace the simulation at real time (README, "Tim
 from __future__ import annotations
 
 import itertools
-import math
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs, OrientationEuler, SetBlobCommand
 from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
@@ -35,16 +34,11 @@ FLUSH_WAIT_S = 0.2     # an UNLOCK waits at most this long for the next state me
 class RoboboRemote(rclpy.node.Node):
     def __init__(self, **kwargs):
         super().__init__('robobo_remote', **kwargs)
-        p = {name: self.declare_parameter(name, default).value for name, default in (
-            ('robot', 'robobo'), ('robot_id', 0), ('host', '127.0.0.1'),
-            ('status_period', 0.5), ('poll_rate', 100.0), ('stop_on_disconnect', False))}
+        p = parameter_schema.load('robobo_api', 'robobo_remote').declare(self)
         ns = f"/{p['robot']}"
         self.params = p
         # 0.5 s: the iOS app's wheel and pan/tilt status period until SET-SENSOR-FREQUENCY
         self.status_period = p['status_period']
-        for name in ('status_period', 'poll_rate'):
-            if not p[name] > 0 or not math.isfinite(p[name]):
-                raise ValueError(f'parameter {name}: expected a number > 0, got {p[name]}')
         self.wheels_srv = self.create_client(MoveWheels, f'{ns}/moveWheels')
         self.pan_tilt_srv = self.create_client(MovePanTilt, f'{ns}/movePanTilt')
         self.reset_srv = self.create_client(ResetWheels, f'{ns}/resetWheels')

@@ -14,9 +14,8 @@ robobo_api.remote_server.
 """
 from __future__ import annotations
 
-import math
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.geometry_msgs.msg import Point, Pose, Quaternion
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
@@ -32,13 +31,7 @@ from .ws_server import WsServer, serve_events
 class RoboboSimRemote(rclpy.node.Node):
     def __init__(self, **kwargs):
         super().__init__('robobo_sim_remote', **kwargs)
-        p = {name: self.declare_parameter(name, default).value for name, default in (
-            ('robots', ['robobo']), ('objects', ['green_ball']), ('world', 'robobo_arena'),
-            ('host', '127.0.0.1'), ('port', rrap.SIM_PORT), ('location_rate', 10.0),
-            ('poll_rate', 100.0))}
-        for name in ('location_rate', 'poll_rate'):
-            if not p[name] > 0 or not math.isfinite(p[name]):
-                raise ValueError(f'parameter {name}: expected a rate > 0 Hz, got {p[name]}')
+        p = parameter_schema.load('robobo_api', 'robobo_sim_remote').declare(self)
         self.robots: list[str] = list(p['robots'])
         self.poses: dict[str, tuple] = {}
         for robot in self.robots:

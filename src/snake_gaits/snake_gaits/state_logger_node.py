@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.geometry_msgs.msg import PoseArray
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
@@ -22,9 +22,8 @@ Node = rclpy.node.Node
 class StateLogger(Node):
     def __init__(self, **kwargs):
         super().__init__('state_logger', **kwargs)
-        rate = float(self.declare_parameter('rate', 10.0).value)
-        self.output = self.declare_parameter('output', '').value
-        published = self.declare_parameter('links', state_log.PUBLISHED_LINKS).value
+        p = parameter_schema.load('snake_gaits', 'state_logger').declare(self)
+        rate, self.output, published = p['rate'], p['output'], p['links']
         self.links, self._keep = state_log.module_index(list(published))
         self.joints: list[str] | None = None
         self.rows: list[np.ndarray] = []

@@ -30,8 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from zoo_description_tools.physics import STANDARD_GRAVITY
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
@@ -48,57 +47,20 @@ LEG_JOINTS = ('hip', 'thigh', 'calf')
 class PlanTracker(Node):
     def __init__(self, **kwargs):
         super().__init__('plan_tracker', **kwargs)
-        d = self.declare_parameter
-        self.robot = d('robot', 'go1').value
-        self.robot_config = d('robot_config', 'go1').value      # optimizer robot YAML
-        self.plan_file = d('plan_file', '').value                # '' = plan at start-up
-        self.gravity = d('gravity', STANDARD_GRAVITY).value               # m/s^2, the plan's
-        self.goal = list(d('goal', [1.7, 0.0]).value)
-        self.duration = d('duration', 3.2).value
-        self.gait = d('gait', 'trot4').value
-        self.world = d('world', 'empty').value
-        self.mu = d('mu', 0.5).value
-        self.budget = d('budget', 40.0).value
-        self.rate = d('rate', 500.0).value
-        self.speed = d('playback_speed', 1.0).value
-        self.ramp_s = d('ramp_s', 2.0).value
-        self.stand = list(d('stand_pose', [0.0, 0.67, -1.3]).value)       # spec §2.2
-        # R5.4's last ramp, to lying down, after the plan ('' : hold the plan's last pose). The
-        # spec gives no lying angles: ours fold each leg within its limits (calf -2.818 rad)
-        self.end = d('end', '').value
-        self.lie = list(d('lie_pose', [0.0, 1.2, -2.7]).value)
-        if self.end not in ('', 'lie'):
-            raise ValueError(f"plan_tracker: parameter end = {self.end!r}: expected '' (hold) "
-                             "or 'lie'")
-        self.kp = list(d('kp', [100.0, 300.0, 300.0]).value)              # robot_control.yaml
-        self.kd = list(d('kd', [5.0, 8.0, 8.0]).value)                    # (spec §2.4)
-        self.foot_radius = d('foot_radius', 0.02).value
+        p = parameter_schema.load('trajectory_optimizer', 'plan_tracker').declare(self)
+        self.robot, self.robot_config = p['robot'], p['robot_config']
+        self.plan_file, self.gravity = p['plan_file'], p['gravity']  # gravity: the plan's
+        self.goal, self.duration, self.gait = list(p['goal']), p['duration'], p['gait']
+        self.world, self.mu, self.budget = p['world'], p['mu'], p['budget']
+        self.rate, self.speed, self.ramp_s = p['rate'], p['playback_speed'], p['ramp_s']
+        self.stand, self.end, self.lie = list(p['stand_pose']), p['end'], list(p['lie_pose'])
+        self.kp, self.kd, self.foot_radius = list(p['kp']), list(p['kd']), p['foot_radius']
         # issue 11: base feedback through the stance legs' targets, and commanded swings that
         # lift off and touch down vertically; the defaults are the thesis' open loop
-        self.base_feedback = bool(d('base_feedback', False).value)
-        self.shift_gain = d('shift_gain', 1.0).value     # share of the base error per stance
-        self.shift_limit = d('shift_limit', 0.05).value  # m, largest shift of a stance
-        self.swing_warp = d('swing_warp', 0.0).value     # 0..1
-        self.swing_lift = d('swing_lift', 0.0).value     # m, extra mid-swing height
-        # s: PD targets (q, dq) this far ahead of the plan's clock, tau_ff on time (the joints
-        # follow their targets ~10 ms late on the recorded runs: lag compensation)
-        self.lead_s = d('command_lead_s', 0.0).value
-        for name, value in (('rate', self.rate), ('playback_speed', self.speed)):
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f'plan_tracker: parameter {name} = {value}: expected > 0')
-        for name, value in (('stand_pose', self.stand), ('lie_pose', self.lie), ('kp', self.kp),
-                            ('kd', self.kd)):
-            if len(value) != 3:
-                raise ValueError(f'plan_tracker: parameter {name}: expected 3 values '
-                                 f'(hip, thigh, calf), got {len(value)}')
-        for name, value, low, high in (('shift_gain', self.shift_gain, 0.0, 2.0),
-                                       ('shift_limit', self.shift_limit, 0.0, 0.2),
-                                       ('swing_warp', self.swing_warp, 0.0, 1.0),
-                                       ('swing_lift', self.swing_lift, 0.0, 0.1),
-                                       ('command_lead_s', self.lead_s, 0.0, 0.05)):
-            if not (math.isfinite(value) and low <= value <= high):
-                raise ValueError(f'plan_tracker: parameter {name} = {value}: expected '
-                                 f'{low} .. {high}')
+        self.base_feedback = p['base_feedback']
+        self.shift_gain, self.shift_limit = p['shift_gain'], p['shift_limit']
+        self.swing_warp, self.swing_lift = p['swing_warp'], p['swing_lift']
+        self.lead_s = p['command_lead_s']
 
         self.plan = self._make_plan()
         self.joints: list[str] | None = None

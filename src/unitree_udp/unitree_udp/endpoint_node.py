@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand, LinkContacts
 
 from .constants import HIGH_PORT, LOW_PORT, MODE_DAMPING, N_LEG_MOTORS
-from .endpoint import (MotorTargets, UdpEndpoint, check_watchdog_s, damping,
-                       targets_from_low_cmd)
+from .endpoint import MotorTargets, UdpEndpoint, damping, targets_from_low_cmd
 from .high_level import encode_high_state
 from .joint_map import JointMap
 from .low_level import encode_low_state
@@ -51,26 +50,12 @@ def _triple(text: str, name: str) -> tuple[int, int, int]:
 class Go1UdpEndpoint(Node):
     def __init__(self, **kwargs):
         super().__init__('go1_udp_endpoint', **kwargs)
-        d = self.declare_parameter
-        self.robot = d('robot', 'go1').value
-        self.level = d('level', 'low').value          # low: the MCU; high: sport mode
-        host = d('host', '127.0.0.1').value
-        port = d('port', 0).value                     # 0: 8007 (low) or 8082 (high)
-        poll = d('poll_period', 0.0005).value
-        self.damping_kd = float(d('damping_kd', 3.0).value)
-        watchdog_s = float(d('watchdog_s', 0.1).value)
-        model = d('model', 'EDU').value
-        hardware = _triple(d('hardware_version', '0.1.9').value, 'hardware_version')
-        firmware = _triple(d('firmware_version', '0.1.35').value, 'firmware_version')
-        if model not in MODELS:
-            raise ValueError(f"go1_udp_endpoint: parameter model = '{model}': expected one of "
-                             f'{sorted(MODELS)}')
-        if not poll > 0:
-            raise ValueError(f'go1_udp_endpoint: parameter poll_period = {poll}: expected > 0')
-        try:
-            check_watchdog_s(watchdog_s)
-        except ValueError as exc:
-            raise ValueError(f'{self.get_name()}: parameter {exc}') from None
+        p = parameter_schema.load('unitree_udp', 'go1_udp_endpoint').declare(self)
+        self.robot, self.level, host, port = p['robot'], p['level'], p['host'], p['port']
+        poll, self.damping_kd, watchdog_s = p['poll_period'], p['damping_kd'], p['watchdog_s']
+        model = p['model']
+        hardware = _triple(p['hardware_version'], 'hardware_version')
+        firmware = _triple(p['firmware_version'], 'firmware_version')
         self.header = Header(sn=make_sn(4, MODELS[model], (1, 1, 1, 1)),
                              version=make_version(hardware, firmware))
         port = port or (LOW_PORT if self.level == 'low' else HIGH_PORT)

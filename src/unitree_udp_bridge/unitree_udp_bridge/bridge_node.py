@@ -19,7 +19,7 @@ from, never the wildcard) and ``local_port`` (0: any); state is taken only from
 """
 from __future__ import annotations
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
@@ -29,21 +29,18 @@ from .bridge_core import BridgeCore
 from .link_options import OPTIONS, bridge_config, check_rate
 
 Node = rclpy.node.Node
-URDF_ORDER = [f'{leg}_{j}_joint' for leg in ('FL', 'FR', 'RL', 'RR')
-              for j in ('hip', 'thigh', 'calf')]
 
 
 class Go1UdpBridge(Node):
     def __init__(self, **kwargs):
         super().__init__('go1_udp_bridge', **kwargs)
-        d = self.declare_parameter
-        self.robot = d('robot', 'go1_udp').value
-        poll = float(d('poll_period', 0.0005).value)
-        options = {name: d(name, default).value for name, (default, _) in OPTIONS.items()}
-        joints = list(d('joint_names', URDF_ORDER).value)
-        ip = options['robot_ip']
-        latency = bool(d('latency_stamps', ip.startswith('127.')).value)
-        odometry_in = d('odometry_in', '/go1/odometry/ground_truth').value
+        schema = parameter_schema.load('unitree_udp_bridge', 'bridge')
+        # latency_stamps' default depends on robot_ip
+        p = schema.declare(self, skip=('latency_stamps',))
+        p.update(schema.declare(self, 'latency_stamps', default=p['robot_ip'].startswith('127.')))
+        self.robot, poll = p['robot'], p['poll_period']
+        options = {name: p[name] for name in OPTIONS}
+        joints, latency, odometry_in = list(p['joint_names']), p['latency_stamps'], p['odometry_in']
         try:
             check_rate('poll_period', poll)
             cfg = bridge_config(options, joints, latency)

@@ -4,27 +4,22 @@ parameters (``go1_udp_bridge.<name>``), the robot-contract backend as ``go1_udp.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, Mapping, Sequence
+
+import yaml
 
 from .bridge_core import BridgeConfig, check_times
 from .safety import SafetyConfig
 
-# name: (default, description); the README's "Parameters" says more
+# name: (default, description), as the bridge node's schema (params/bridge.yaml) has them: the
+# backend declares the same options as go1_udp.<name>
+LINK_OPTIONS = ('robot_ip', 'robot_port', 'local_ip', 'local_port', 'watchdog_s',
+                'preflight_timeout_s', 'min_firmware', 'power_level', 'torque_scale', 'kp_max',
+                'kd_max', 'damping_kd', 'rate')
+_SCHEMA = yaml.safe_load((Path(__file__).parent / 'params' / 'bridge.yaml').read_text())['bridge']
 OPTIONS: dict[str, tuple[Any, str]] = {
-    'robot_ip': ('192.168.123.10', "the Go1's MCU (low level)"),
-    'robot_port': (8007, "the MCU's UDP port"),
-    'local_ip': ('', "this machine's address ('': the one the route to robot_ip leaves from)"),
-    'local_port': (0, 'UDP port to send from (0: any)'),
-    'watchdog_s': (0.1, 'no command for this long (steady clock): damping'),
-    'preflight_timeout_s': (1.0, 'seconds to wait for the first LowState'),
-    'min_firmware': ('0.1.35', 'least robot firmware, a.b.c'),
-    'power_level': (5, "SDK PowerProtect level 1..10 (x 100 W), 0: off"),
-    'torque_scale': (1.0, 'feed-forward torque cap = effort limit x this, (0, 1]'),
-    'kp_max': (500.0, 'largest Kp sent, N m/rad'),
-    'kd_max': (20.0, 'largest Kd sent, N m s/rad'),
-    'damping_kd': (3.0, 'Kd of damping (no command, watchdog, power protection)'),
-    'rate': (500.0, 'LowCmds per second without a command stream (Hz)'),
-}
+    name: (_SCHEMA[name]['default_value'], _SCHEMA[name]['description']) for name in LINK_OPTIONS}
 
 
 def bridge_config(options: Mapping[str, Any], joints: Sequence[str],

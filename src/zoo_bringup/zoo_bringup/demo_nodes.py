@@ -2,9 +2,7 @@
 sim time) before any robot exists. Same node code under real rclpy and the embedded runtime."""
 from __future__ import annotations
 
-import math
-
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.std_msgs.msg import String
 from zoo_runtime.interfaces.std_srvs.srv import Trigger
@@ -18,27 +16,14 @@ class Talker(Node):
 
     def __init__(self, **kwargs):
         super().__init__('talker', **kwargs)
-        self.declare_parameter('rate', 10.0)
-        self.declare_parameter('message', 'hello robozoo')
-        rate = self._rate()
-        if rate_problem(rate):  # 1/rate is the timer period: 0, inf or NaN has none
+        try:  # the schema refuses a rate with no timer period (0, inf, NaN), also when set later
+            rate = parameter_schema.load('zoo_bringup', 'talker').declare(self)['rate']
+        except parameter_schema.ParameterSchemaError:
             self.destroy_node()
-            raise rclpy.exceptions.InvalidParameterValueException('rate', rate,
-                                                                  rate_problem(rate))
+            raise
         self.sent = 0
         self._pub = self.create_publisher(String, 'chatter', 10)
         self._timer = self.create_timer(1.0 / rate, self._tick)
-        self.add_on_set_parameters_callback(self._on_set)
-
-    def _rate(self) -> float:
-        return self.get_parameter('rate').value
-
-    def _on_set(self, params):
-        from zoo_runtime.interfaces.rcl_interfaces.msg import SetParametersResult
-        for p in params:
-            if p.name == 'rate' and rate_problem(p.value):
-                return SetParametersResult(successful=False, reason=rate_problem(p.value))
-        return SetParametersResult(successful=True)
 
     def _tick(self):
         msg = String(data=f"{self.get_parameter('message').value} {self.sent}")
@@ -49,19 +34,13 @@ class Talker(Node):
         return {'sent': self.sent}
 
 
-def rate_problem(rate: float) -> str | None:
-    """Why ``rate`` cannot be the talker's rate (None when it can)."""
-    if not (math.isfinite(rate) and rate > 0.0):
-        return f'expected a finite rate > 0 Hz, got {rate}'
-    return None
-
-
 class Listener(Node):
     """Counts ``chatter`` messages, republishes the count on ``count`` and resets it on the
     ``reset_count`` service (std_srvs/Trigger)."""
 
     def __init__(self, **kwargs):
         super().__init__('listener', **kwargs)
+        parameter_schema.load('zoo_bringup', 'listener').declare(self)
         self.received = 0
         self.last = ''
         self.create_subscription(String, 'chatter', self._on_chatter, 10)

@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import time
 
-from zoo_runtime import EMBEDDED, introspection, messages, rclpy
+from zoo_runtime import EMBEDDED, introspection, messages, parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
-from zoo_runtime.interfaces.rcl_interfaces.msg import ParameterDescriptor
 
 from .names import dds_topic, dds_type, split_type
 from .qos_map import dds_qos
 
 Node = rclpy.node.Node
 QoSProfile = rclpy.qos.QoSProfile
-DEFAULT_PUBLISH = ['/{robot}/joint_states', '/{robot}/odometry/ground_truth', '/tf', '/tf_static',
-                   '/clock']
-DEFAULT_SUBSCRIBE = ['/{robot}/joint_commands']
+SCHEMA = parameter_schema.load('zoo_dds', 'dds_bridge')
+DEFAULT_PUBLISH = SCHEMA.entries['publish'].default      # the schema's, for --processes
+DEFAULT_SUBSCRIBE = SCHEMA.entries['subscribe'].default
 PACE_CHECK_S = 2.0     # sim seconds before the paced/unpaced verdict
 UNPACED_RATIO = 1.5    # sim/wall above this: warn
 
@@ -41,10 +40,11 @@ def parse_entry(entry: str, robot: str) -> tuple[str, str | None]:
     return topic, type_name or None
 
 
-def _strings(node: Node, name: str, default: list[str]) -> list[str]:
+def _strings(p: dict, name: str) -> list[str]:
     """A string-list parameter that may also be empty (``[]`` has no element type in ROS)."""
-    descriptor = ParameterDescriptor(dynamic_typing=True)
-    value = node.declare_parameter(name, default, descriptor).value
+    value = p[name]
+    if isinstance(value, (bytes, bytearray)) and not value:
+        return []
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise ValueError(f'dds_bridge: parameter {name} = {value!r}: expected a list of topics')
     return list(value)
@@ -53,19 +53,15 @@ def _strings(node: Node, name: str, default: list[str]) -> list[str]:
 class DdsBridge(Node):
     def __init__(self, **kwargs):
         super().__init__('dds_bridge', **kwargs)
-        d = self.declare_parameter
-        robot = d('robot', 'nao').value
-        domain = int(d('domain_id', -1).value)
-        self.poll_period = float(d('poll_period', 0.001).value)
-        config = d('cyclonedds_uri', '').value
-        out = [parse_entry(e, robot) for e in _strings(self, 'publish', DEFAULT_PUBLISH)]
-        into = [parse_entry(e, robot) for e in _strings(self, 'subscribe', DEFAULT_SUBSCRIBE)]
+        p = SCHEMA.declare(self)
+        robot, domain, config = p['robot'], p['domain_id'], p['cyclonedds_uri']
+        self.poll_period = p['poll_period']
+        out = [parse_entry(e, robot) for e in _strings(p, 'publish')]
+        into = [parse_entry(e, robot) for e in _strings(p, 'subscribe')]
         both = {t for t, _ in out} & {t for t, _ in into}
         if both:
             raise ValueError(f'dds_bridge: {", ".join(sorted(both))} in both publish and '
                              'subscribe (would echo back and forth)')
-        if not self.poll_period > 0:
-            raise ValueError(f'dds_bridge: poll_period = {self.poll_period}: expected > 0')
         self.sent: dict[str, int] = {}
         self.received: dict[str, int] = {}
         self.ratio: float | None = None

@@ -265,6 +265,23 @@ def test_bad_parameters_give_one_clear_error(params, match):
         Stack(**params)
 
 
+@pytest.mark.parametrize('params,match', [
+    ({'imu_rate': -1.0}, r"parameter 'imu_rate' = -1.0 \(from .*\): expected a rate >= 0 Hz \(0: "),
+    ({'metrics_rate': 0.0}, r"parameter 'metrics_rate' = 0.0 \(from .*\): expected a rate > 0 Hz"),
+    ({'robots.w.package': ''}, r"parameter 'robots.w.package' = '' \(from .*\): expected a desc"),
+])
+def test_values_out_of_the_schema_name_node_and_parameter(params, match):
+    """params/simulator.yaml checks these before the node declares them."""
+    with pytest.raises(ValueError, match="node 'sim': " + match):
+        Stack(**params)
+
+
+def test_schema_joint_motor_default_is_joint_motors():
+    from zoo_sim.joint_motors import DEFAULT_MOTOR
+    from zoo_sim.sim_node import SCHEMA
+    assert SCHEMA.entries['joint_motor'].default == DEFAULT_MOTOR
+
+
 def test_a_registered_sensor_kind_becomes_a_topic(tmp_path, monkeypatch):
     """The sensor interface: a class for a Gazebo sensor type found in a description's <gazebo>
     block gets its MuJoCo sensor and its topic at the block's update_rate."""

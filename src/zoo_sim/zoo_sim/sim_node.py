@@ -19,14 +19,13 @@ import time
 
 import numpy as np
 
-from zoo_runtime import EMBEDDED, rclpy
+from zoo_runtime import EMBEDDED, parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.builtin_interfaces.msg import Time
 from zoo_runtime.interfaces.geometry_msgs.msg import (Point, Pose, PoseArray, PoseWithCovariance,
                                                        Quaternion, Transform, TransformStamped,
                                                        Twist, TwistWithCovariance, Vector3)
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
-from zoo_runtime.interfaces.rcl_interfaces.msg import ParameterDescriptor
 from zoo_runtime.interfaces.rosgraph_msgs.msg import Clock
 from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
 from zoo_runtime.interfaces.std_msgs.msg import Float64, Header, String
@@ -40,7 +39,7 @@ from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 from . import SimConfigError
 from .backends import BackendConfig, backend_class, backend_parameters
 from .command_sync import CommandSync
-from .joint_motors import DEFAULT_MOTOR, check_model
+from .joint_motors import check_model
 from .metrics import RobotMetrics, to_message
 from .mujoco_scene import RobotSpec
 from .robot_interface import RobotBackend
@@ -51,13 +50,8 @@ Parameter = rclpy.parameter.Parameter
 QoSProfile = rclpy.qos.QoSProfile
 LATCHED = QoSProfile(depth=1, durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
 WORLD_FRAME = 'world'
-# Default publish rates (Hz; 0 turns a topic off): state for controllers at 100 Hz, the rest at
-# rates that suit monitoring and recording.
-RATES = {'joint_states_rate': 100.0, 'odometry_rate': 50.0, 'imu_rate': 100.0,
-         'tf_rate': 25.0, 'contacts_rate': 50.0}
-# The metrics observers (zoo_sim.metrics): sampled at 50 Hz of sim time, published at 10 Hz on
-# /<robot>/metrics (and on request: publish_metrics, which robozoo run calls before its summary).
-METRICS_RATES = {'metrics_sample_rate': 50.0, 'metrics_rate': 10.0}
+# every parameter (publish rates, robots.<robot>.*, <backend>.<option>) with its default and check
+SCHEMA = parameter_schema.load('zoo_sim', 'simulator')
 
 
 class Simulator(Node):
@@ -82,11 +76,8 @@ class Simulator(Node):
         publishers = {'joint_states_rate': self._publish_joint_states,
                       'odometry_rate': self._publish_odometry, 'imu_rate': self._publish_imu,
                       'tf_rate': self._publish_tf, 'contacts_rate': self._publish_contacts}
-        for param, callback in publishers.items():
+        for param, callback in publishers.items():  # rates >= 0: params/simulator.yaml
             rate = self.get_parameter(param).value
-            if rate < 0 or not math.isfinite(rate):
-                raise SimConfigError(f'parameter {param}: expected a rate >= 0 Hz (0: off), got '
-                                     f'{rate}')
             feature = param.removesuffix('_rate')
             if feature not in self.physics.features:
                 hint = (' (Gazebo: see zoo_sim.gazebo.bridge for its topics)'
@@ -97,16 +88,10 @@ class Simulator(Node):
                 self.create_timer(1.0 / rate, callback)
         for param, callback in (('metrics_sample_rate', self._sample_metrics),
                                 ('metrics_rate', self.publish_metrics)):
-            rate = self.get_parameter(param).value
-            if not rate > 0 or not math.isfinite(rate):
-                raise SimConfigError(f'parameter {param}: expected a rate > 0 Hz, got {rate}')
-            self.create_timer(1.0 / rate, callback)
+            self.create_timer(1.0 / self.get_parameter(param).value, callback)
         # every link's pose on /<robot>/link_poses (PoseArray, world frame, RobotInfo.links
         # order): simulation-only data for state logs (the snake's R20); 0: off
-        rate = self.declare_parameter('link_poses_rate', 0.0).value
-        if rate < 0 or not math.isfinite(rate):
-            raise SimConfigError(f'parameter link_poses_rate: expected a rate >= 0 Hz (0: off), '
-                                 f'got {rate}')
+        rate = self.get_parameter('link_poses_rate').value
         if rate > 0 and 'tf' not in self.physics.features:
             self.get_logger().info('link_poses: not published: the backend does not know the '
                                    "links' world poses (no tf feature)")
@@ -129,22 +114,7 @@ class Simulator(Node):
 
     # -- parameters -----------------------------------------------------------------------------
     def _make_physics(self, given: RobotBackend | None):
-        self.declare_parameter('world', 'empty')
-        self._declare_list('gravity')
-        self.declare_parameter('backend', 'mujoco')
-        self.declare_parameter('joint_motor', DEFAULT_MOTOR)
-        self.declare_parameter('seed', 0)  # sensor noise streams (robozoo run: the scenario's)
-        self.declare_parameter('physics_step', 0.0)
-        self.declare_parameter('real_time_factor', 0.0)
-        # standalone (ros2 launch): sim time stays at 0 until these nodes are ready
-        self._declare_list('start_after_nodes')
-        self.declare_parameter('start_timeout', 60.0)  # wall seconds; then start, with a warning
-        # standalone: wall seconds a step waits for a stamped command that is due (0: never)
-        self.declare_parameter('command_sync_timeout', 0.1)
-        self.declare_parameter('validate_world', True)
-        self._declare_list('robot_names')
-        for name, rate in {**RATES, **METRICS_RATES}.items():
-            self.declare_parameter(name, rate)
+        SCHEMA.declare(self)
         gravity = self._list('gravity', (int, float)) or None
         if gravity is not None and (len(gravity) != 3 or
                                     not all(math.isfinite(g) for g in gravity)):
@@ -160,8 +130,8 @@ class Simulator(Node):
         robots = [self._robot_spec(n) for n in names]
         backend = self.get_parameter('backend').value
         cls = backend_class(backend)
-        options = {key: self.declare_parameter(f'{backend}.{key}', default,
-                                               ParameterDescriptor(description=text)).value
+        options = {key: SCHEMA.declare(self, '<backend>.<option>', backend=backend, option=key,
+                                       default=default, description=text)[f'{backend}.{key}']
                    for key, (default, text) in backend_parameters(cls).items()}
         motor = self.get_parameter('joint_motor').value
         try:
@@ -178,22 +148,8 @@ class Simulator(Node):
 
     def _robot_spec(self, name: str) -> RobotSpec:
         p = f'robots.{name}.'
-        self.declare_parameter(p + 'package', '')
-        self.declare_parameter(p + 'model', '')
-        self._declare_list(p + 'xacro_args')
-        self._declare_list(p + 'pose')  # empty: the description's nominal pose
-        self.declare_parameter(p + 'fixed_base', False)
-        self._declare_list(p + 'contact_links')
-        self.declare_parameter(p + 'imu_link', '')
-        self._declare_list(p + 'initial_positions')
-        self.declare_parameter(p + 'fall_height', -1.0)
-        self.declare_parameter(p + 'fall_tilt_deg', -1.0)  # negative: 45; 180: never by tilt
-        self.declare_parameter(p + 'servo', '')  # 'ax12': goal positions on joint_targets
-        self._declare_list(p + 'servo_params')   # 'k:=2' ... (ax12_servo.Ax12Params)
+        SCHEMA.declare(self, 'robots.<robot>', robot=name)  # package: required by the schema
         get = lambda key: self._optional(p + key)  # noqa: E731
-        if not get('package'):
-            raise SimConfigError(f'parameter {p}package: robot {name!r} needs a description '
-                                 'package')
         pose = self._list(p + 'pose', (int, float)) or None
         if pose is not None and (len(pose) != 6 or not all(math.isfinite(x) for x in pose)):
             raise SimConfigError(f'parameter {p}pose: expected [x, y, z, roll, pitch, yaw] of '
@@ -219,11 +175,6 @@ class Simulator(Node):
                          servo=get('servo') or None,
                          servo_params=_pairs(self._list(p + 'servo_params', str),
                                              p + 'servo_params'))
-
-    def _declare_list(self, name: str) -> None:
-        """A list parameter without a default. Dynamically typed: an empty list arrives as a
-        BYTE_ARRAY from YAML and parameter files; :meth:`_list` checks the items instead."""
-        self.declare_parameter(name, None, ParameterDescriptor(dynamic_typing=True))
 
     def _list(self, name: str, item_type) -> list:
         value = self._optional(name)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
+from zoo_runtime import parameter_schema
 from zoo_runtime.entry import spin_node
 
 from ..control_table import DEFAULT_MODEL, baud_register, model_by_name
@@ -27,12 +28,7 @@ from .sim_link_node import SimLink
 class DxlEmulator(SimLink):
     def __init__(self, **kwargs) -> None:
         super().__init__(None, None, node_name='dxl_emulator', **kwargs)
-        p = {name: self.declare_parameter(name, default).value for name, default in (
-            ('robot', 'snake'), ('protocol', 1), ('model', ''), ('ids', list(range(1, 17))),
-            ('joints', ['']), ('baud', 1_000_000), ('return_delay_us', -1), ('link', ''),
-            ('realtime', False))}
-        if p['protocol'] not in (1, 2):
-            raise ValueError(f"parameter protocol: expected 1 or 2, got {p['protocol']}")
+        p = parameter_schema.load('dynamixel_bridge', 'emulator').declare(self)
         model = model_by_name(p['model']) if p['model'] else DEFAULT_MODEL[p['protocol']]
         if baud_register(model, int(p['baud'])) is None:
             raise ValueError(f"parameter baud: {model.name} cannot run at {p['baud']}")
@@ -46,9 +42,6 @@ class DxlEmulator(SimLink):
             raise ValueError(f'parameter joints: {len(joints)} names for {len(ids)} ids')
         plant = JointsPlant(model, dict(zip(ids, joints)))
         bus = build_bus(int(p['protocol']), ids, model=model, plant=plant, baud=int(p['baud']))
-        if not -1 <= int(p['return_delay_us']) <= 508:
-            raise ValueError(f"parameter return_delay_us: expected 0..508, got "
-                             f"{p['return_delay_us']}")
         if p['return_delay_us'] >= 0:
             for s in bus.chain:
                 s._store(model.item('return_delay'), int(p['return_delay_us']) // 2)

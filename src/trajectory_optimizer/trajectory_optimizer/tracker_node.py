@@ -3,6 +3,9 @@ the plan into joint targets with URDF-exact IK and feed-forward torques (``track
 streams PD + feed-forward commands at ``rate`` Hz on ``/<robot>/joint_pd_commands``
 (zoo_interfaces/JointPDCommand: the simulator's motors, or a Go1 bridge, evaluate the law).
 
+Gravity: the world's, read from the simulator's latched ``/sim/gravity`` before planning (waited
+for up to ``WORLD_WAIT_S``); the ``gravity`` parameter (|g|, m/s^2) overrides it when > 0.
+
 Sequence: from the measured joints to the stand pose, to the plan's first pose (``ramp_s`` each),
 the plan at ``playback_speed``, then a hold of its last pose.
 
@@ -26,16 +29,19 @@ from __future__ import annotations
 
 import collections
 import math
+import time
 from pathlib import Path
 
 import numpy as np
 
-from zoo_description_tools.physics import STANDARD_GRAVITY
 from zoo_runtime import rclpy
 from zoo_runtime.entry import spin_node
+from zoo_runtime.interfaces.geometry_msgs.msg import Vector3
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
+
+from zoo_sim import WORLD_GRAVITY_TOPIC
 
 from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, StanceShift,
                        interpolate, plan_to_joints, reshape_swings)
@@ -43,6 +49,8 @@ from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, S
 Node = rclpy.node.Node
 
 LEG_JOINTS = ('hip', 'thigh', 'calf')
+# wall seconds the node waits for the world's gravity: the simulator's start-up under ros2 launch
+WORLD_WAIT_S = 60.0
 
 
 class PlanTracker(Node):
@@ -52,7 +60,7 @@ class PlanTracker(Node):
         self.robot = d('robot', 'go1').value
         self.robot_config = d('robot_config', 'go1').value      # optimizer robot YAML
         self.plan_file = d('plan_file', '').value                # '' = plan at start-up
-        self.gravity = d('gravity', STANDARD_GRAVITY).value               # m/s^2, the plan's
+        self.gravity = d('gravity', 0.0).value          # m/s^2, the plan's; 0: the world's
         self.goal = list(d('goal', [1.7, 0.0]).value)
         self.duration = d('duration', 3.2).value
         self.gait = d('gait', 'trot4').value
@@ -129,6 +137,8 @@ class PlanTracker(Node):
         from .plan_file import load_plan
         if self.plan_file:
             return load_plan(self.plan_file)
+        if not self.gravity > 0:
+            self.gravity = self._world_gravity()
         from .planning import PlanRequest, make_plan
         plan, _ = make_plan(PlanRequest(robot=self.robot_config, gait=self.gait,
                                         duration=self.duration, goal=tuple(self.goal),
@@ -137,6 +147,21 @@ class PlanTracker(Node):
         if not plan.success:
             self.get_logger().error(f"plan failed: {plan['status']}; the robot keeps standing")
         return plan
+
+    def _world_gravity(self) -> float:
+        """|g| of the world the simulator runs, from its latched WORLD_GRAVITY_TOPIC."""
+        got: list[Vector3] = []
+        qos = rclpy.qos.QoSProfile(depth=1,
+                                   durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
+        sub = self.create_subscription(Vector3, WORLD_GRAVITY_TOPIC, got.append, qos)
+        deadline = time.monotonic() + WORLD_WAIT_S
+        while not got and time.monotonic() < deadline:
+            rclpy.spin_once(self, timeout_sec=0.1)
+        self.destroy_subscription(sub)
+        if not got:
+            raise ValueError(f'plan_tracker: no gravity on {WORLD_GRAVITY_TOPIC} within '
+                             f'{WORLD_WAIT_S:g} s: no simulator runs (set parameter gravity)')
+        return math.sqrt(got[0].x ** 2 + got[0].y ** 2 + got[0].z ** 2)
 
     def _prepare(self, joints: list[str], q_now: np.ndarray) -> None:
         """Joint targets for the whole run, once the robot's joints are known."""

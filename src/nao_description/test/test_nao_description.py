@@ -356,5 +356,5 @@ def test_package_constants_agree_with_the_urdf():
 
 
 def test_default_gains_are_the_thesis_pd():
-    gains = load_config(PKG, 'pid_gains')['joint_pid_controller']['ros__parameters']['gains']
+    gains = load_config(PKG, 'pid_gains')['/**']['ros__parameters']['gains']
     assert {(g['p'], g['i']) for g in gains.values()} == {(10.0, 0.0)}

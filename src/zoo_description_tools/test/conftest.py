@@ -66,14 +66,12 @@ TOY_FILES = {
         joints: {leg1_joint: 0.0, leg2_joint: 0.5}
         '''),
     'config/pid_gains.yaml': textwrap.dedent('''\
-        joint_pid_controller:
+        /**:
           ros__parameters:
             joints: [leg1_joint, leg2_joint]
             gains:
-              leg1_joint: {p: 5.0, i: 0.0, d: 0.1, u_clamp_max: 3.0, u_clamp_min: -3.0,
-                           antiwindup_strategy: back_calculation}
-              leg2_joint: {p: 5.0, i: 0.0, d: 0.1, u_clamp_max: 3.0, u_clamp_min: -3.0,
-                           antiwindup_strategy: back_calculation}
+              leg1_joint: {p: 5.0, i: 0.0, d: 0.1, antiwindup_strategy: back_calculation}
+              leg2_joint: {p: 5.0, i: 0.0, d: 0.1, antiwindup_strategy: back_calculation}
         '''),
 }
 

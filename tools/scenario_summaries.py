@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import subprocess
 import sys
 import tempfile
@@ -24,7 +25,10 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 # measured by the wall clock, different on every run
-VOLATILE = {'wall_time', 'real_time_factor', 'summary', 'output', 'bag', 'plots', 'report'}
+VOLATILE = {'wall_time', 'real_time_factor', 'summary', 'output', 'bag', 'plots', 'report',
+            'solve_time_s'}
+# a checkout's own path in messages (world warnings name installed files): not behaviour
+CHECKOUT_PATH = re.compile(r'/[^\s\'":]*/(?=install/)')
 
 
 def scenario_names() -> list[str]:
@@ -45,6 +49,8 @@ def strip(value, exact: bool):
         return [strip(v, exact) for v in value] if exact else ['list']
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
+    if isinstance(value, str):
+        value = CHECKOUT_PATH.sub('<ws>/', value)
     if exact:
         return value
     return type(value).__name__
@@ -107,7 +113,7 @@ def main(argv=None) -> int:
         if name not in before['runs']:
             print(f'{name}: new scenario, nothing to compare')
             continue
-        d = diff(before['runs'][name], after)
+        d = diff(strip(before['runs'][name], True), after)
         kind = 'exact' if after.get('exact') else 'shape'
         print(f'{name}: {"equal" if not d else "DIFFERS"} ({kind})')
         for line in d[:10]:

@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from zoo_runtime.resources import package_share as installed_share  # also ros_launch's
+from zoo_runtime.resources import workspace_root
 
 SIM_NODE_NAME = 'sim'
 TOP_KEYS = {'extends', 'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'robots', 'simulator',
@@ -136,22 +138,6 @@ def scenario_dirs() -> list[Path]:
     if share is not None:
         dirs.append(share / 'config' / 'scenarios')
     return dirs
-
-
-def installed_share(pkg: str) -> Path | None:
-    """``<prefix>/share/<pkg>`` of the first AMENT_PREFIX_PATH prefix that has it (what
-    ament_index_python's get_package_share_directory gives, without needing it)."""
-    for prefix in filter(None, os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)):
-        if (Path(prefix) / 'share' / 'ament_index' / 'resource_index' / 'packages' / pkg
-                ).is_file():
-            return Path(prefix) / 'share' / pkg
-    return None
-
-
-def workspace_root() -> Path | None:
-    from zoo_runtime import workspace_root as root  # light import: no rclpy needed for this
-    r = root()
-    return Path(r) if r else None
 
 
 def list_scenarios() -> dict[str, Path]:

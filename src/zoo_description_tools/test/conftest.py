@@ -78,7 +78,11 @@ TOY_FILES = {
 
 @pytest.fixture
 def toy_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An install prefix holding share/toy_description, first on AMENT_PREFIX_PATH."""
+    """An install prefix holding share/toy_description (registered in its ament index), first on
+    AMENT_PREFIX_PATH."""
+    index = tmp_path / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'toy_description').touch()
     share = tmp_path / 'share' / 'toy_description'
     for rel, text in TOY_FILES.items():
         (share / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -16,11 +16,13 @@ import yaml
 from .gains import DESCRIPTION_GAIN_KEYS, GAIN_KEYS
 from .generate import robot_name
 from .locate import find_description
-from .urdf_model import UrdfModel, parse_urdf
+from .urdf_model import GAZEBO_CONTACT_TAGS, MOVABLE, UrdfModel, parse_urdf
 from .xacro_args import load_arg_specs, to_xacro_string, xacro_arg_defaults
 
-ALLOWED_JOINTS = ('revolute', 'continuous', 'fixed')
-CONTACT_TAGS = ('mu1', 'mu2', 'kp', 'kd', 'minDepth')
+# the movable kinds but sliding ones (no robot here has one), and fixed joints
+ALLOWED_JOINTS = tuple(kind for kind in MOVABLE if kind != 'prismatic') + ('fixed',)
+# what a contact link must set (maxVel may stay Gazebo's default)
+CONTACT_TAGS = tuple(tag for tag in GAZEBO_CONTACT_TAGS if tag != 'maxVel')
 
 
 def _load_yaml(path: Path, problems: list[str]) -> Any:

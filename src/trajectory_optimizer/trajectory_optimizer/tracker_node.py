@@ -3,8 +3,10 @@ the plan into joint targets with URDF-exact IK and feed-forward torques (``track
 streams PD + feed-forward commands at ``rate`` Hz on ``/<robot>/joint_pd_commands``
 (zoo_interfaces/JointPDCommand: the simulator's motors, or a Go1 bridge, evaluate the law).
 
-Gravity: the world's, read from the simulator's latched ``/sim/gravity`` before planning (waited
-for up to ``WORLD_WAIT_S``); the ``gravity`` parameter (|g|, m/s^2) overrides it when > 0.
+Gravity: the world's, from the simulator's latched ``/sim/gravity``; the plan is made when it
+arrives (joint states before it wait). Under real ROS the node waits for it in its constructor (up
+to ``WORLD_WAIT_S``), so that it is ready with its plan as before. The ``gravity`` parameter (|g|,
+m/s^2) overrides the world's when > 0, and then the plan is made at once.
 
 Sequence: from the measured joints to the stand pose, to the plan's first pose (``ramp_s`` each),
 the plan at ``playback_speed``, then a hold of its last pose.
@@ -34,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from zoo_runtime import rclpy
+from zoo_runtime import EMBEDDED, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.geometry_msgs.msg import Vector3
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
@@ -108,7 +110,11 @@ class PlanTracker(Node):
                 raise ValueError(f'plan_tracker: parameter {name} = {value}: expected '
                                  f'{low} .. {high}')
 
-        self.plan = self._make_plan()
+        self.plan = None
+        if self.plan_file or self.gravity > 0:
+            self.plan = self._make_plan()
+        else:
+            self._wait_for_world_gravity()
         self.joints: list[str] | None = None
         self.trajectory: JointTrajectory | None = None
         self.q_measured: np.ndarray | None = None
@@ -137,8 +143,6 @@ class PlanTracker(Node):
         from .plan_file import load_plan
         if self.plan_file:
             return load_plan(self.plan_file)
-        if not self.gravity > 0:
-            self.gravity = self._world_gravity()
         from .planning import PlanRequest, make_plan
         plan, _ = make_plan(PlanRequest(robot=self.robot_config, gait=self.gait,
                                         duration=self.duration, goal=tuple(self.goal),
@@ -148,20 +152,26 @@ class PlanTracker(Node):
             self.get_logger().error(f"plan failed: {plan['status']}; the robot keeps standing")
         return plan
 
-    def _world_gravity(self) -> float:
-        """|g| of the world the simulator runs, from its latched WORLD_GRAVITY_TOPIC."""
-        got: list[Vector3] = []
+    def _wait_for_world_gravity(self) -> None:
+        """Plan once the world's gravity arrives (WORLD_GRAVITY_TOPIC, latched). A process of its
+        own (real ROS) waits here; in the embedded world the message comes with the first spin
+        (and with --processes only once the lockstep runs, so no node may wait for it here)."""
         qos = rclpy.qos.QoSProfile(depth=1,
                                    durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
-        sub = self.create_subscription(Vector3, WORLD_GRAVITY_TOPIC, got.append, qos)
+        self.create_subscription(Vector3, WORLD_GRAVITY_TOPIC, self._on_world_gravity, qos)
+        if EMBEDDED:
+            return
         deadline = time.monotonic() + WORLD_WAIT_S
-        while not got and time.monotonic() < deadline:
+        while self.plan is None and time.monotonic() < deadline:
             rclpy.spin_once(self, timeout_sec=0.1)
-        self.destroy_subscription(sub)
-        if not got:
+        if self.plan is None:
             raise ValueError(f'plan_tracker: no gravity on {WORLD_GRAVITY_TOPIC} within '
                              f'{WORLD_WAIT_S:g} s: no simulator runs (set parameter gravity)')
-        return math.sqrt(got[0].x ** 2 + got[0].y ** 2 + got[0].z ** 2)
+
+    def _on_world_gravity(self, g: Vector3) -> None:
+        if self.plan is None:
+            self.gravity = math.sqrt(g.x ** 2 + g.y ** 2 + g.z ** 2)
+            self.plan = self._make_plan()
 
     def _prepare(self, joints: list[str], q_now: np.ndarray) -> None:
         """Joint targets for the whole run, once the robot's joints are known."""
@@ -201,6 +211,8 @@ class PlanTracker(Node):
 
     # -- callbacks --------------------------------------------------------------------------------
     def _on_joints(self, msg: JointState) -> None:
+        if self.plan is None:
+            return  # no world's gravity yet: nothing to track
         if self.joints is None:
             self.joints = list(msg.name)
             self._prepare(self.joints, np.asarray(msg.position, dtype=float))
@@ -271,6 +283,9 @@ class PlanTracker(Node):
     # -- results ----------------------------------------------------------------------------------
     def robozoo_metrics(self) -> dict:
         p = self.plan
+        if p is None:
+            return {'plan_status': f'no gravity on {WORLD_GRAVITY_TOPIC}', 'plan_success': False,
+                    'commands': self.sent}
         out = {'plan_status': p['status'], 'plan_success': bool(p['success']),
                'gravity': float(p['gravity']), 'solve_time_s': float(p['solve_time_s']),
                'iterations': int(p['iterations']), 'commands': self.sent,
@@ -308,6 +323,8 @@ class PlanTracker(Node):
 
     def robozoo_write_outputs(self, folder: Path) -> list[Path]:
         from .plan_file import save_plan
+        if self.plan is None:
+            return []
         return [save_plan(Path(folder) / 'plan.npz', dict(self.plan))]
 
 

@@ -3,10 +3,11 @@ the plan into joint targets with URDF-exact IK and feed-forward torques (``track
 streams PD + feed-forward commands at ``rate`` Hz on ``/<robot>/joint_pd_commands``
 (zoo_interfaces/JointPDCommand: the simulator's motors, or a Go1 bridge, evaluate the law).
 
-Gravity: the world's, from the simulator's latched ``/sim/gravity``; the plan is made when it
-arrives (joint states before it wait). Under real ROS the node waits for it in its constructor (up
-to ``WORLD_WAIT_S``), so that it is ready with its plan as before. The ``gravity`` parameter (|g|,
-m/s^2) overrides the world's when > 0, and then the plan is made at once.
+Gravity and terrain: the world's, from the simulator's latched ``/sim/gravity`` and ``/sim/world``;
+the plan is made when both are known (joint states before that wait). Under real ROS the node
+waits for them in its constructor (up to ``WORLD_WAIT_S``), so that it is ready with its plan as
+before. The ``gravity`` (|g|, m/s^2; > 0) and ``world`` (a world name or path; non-empty)
+parameters override the simulator's; with both (or ``plan_file``) the plan is made at once.
 
 Sequence: from the measured joints to the stand pose, to the plan's first pose (``ramp_s`` each),
 the plan at ``playback_speed``, then a hold of its last pose.
@@ -41,9 +42,10 @@ from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.geometry_msgs.msg import Vector3
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
+from zoo_runtime.interfaces.std_msgs.msg import String
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 
-from zoo_sim import WORLD_GRAVITY_TOPIC
+from zoo_sim import WORLD_GRAVITY_TOPIC, WORLD_TOPIC
 
 from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, StanceShift,
                        interpolate, plan_to_joints, reshape_swings)
@@ -66,7 +68,7 @@ class PlanTracker(Node):
         self.goal = list(d('goal', [1.7, 0.0]).value)
         self.duration = d('duration', 3.2).value
         self.gait = d('gait', 'trot4').value
-        self.world = d('world', 'empty').value
+        self.world = d('world', '').value               # the planner's terrain; '': the world's
         self.mu = d('mu', 0.5).value
         self.budget = d('budget', 40.0).value
         self.rate = d('rate', 500.0).value
@@ -111,10 +113,10 @@ class PlanTracker(Node):
                                  f'{low} .. {high}')
 
         self.plan = None
-        if self.plan_file or self.gravity > 0:
+        if self.plan_file or (self.gravity > 0 and self.world):
             self.plan = self._make_plan()
         else:
-            self._wait_for_world_gravity()
+            self._wait_for_world()
         self.joints: list[str] | None = None
         self.trajectory: JointTrajectory | None = None
         self.q_measured: np.ndarray | None = None
@@ -152,25 +154,38 @@ class PlanTracker(Node):
             self.get_logger().error(f"plan failed: {plan['status']}; the robot keeps standing")
         return plan
 
-    def _wait_for_world_gravity(self) -> None:
-        """Plan once the world's gravity arrives (WORLD_GRAVITY_TOPIC, latched). A process of its
-        own (real ROS) waits here; in the embedded world the message comes with the first spin
-        (and with --processes only once the lockstep runs, so no node may wait for it here)."""
+    def _wait_for_world(self) -> None:
+        """Plan once the world's gravity and terrain are known (the simulator's latched topics).
+        A process of its own (real ROS) waits here; in the embedded world the messages come with
+        the first spin (with --processes only once the lockstep runs: no node may wait here)."""
         qos = rclpy.qos.QoSProfile(depth=1,
                                    durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
-        self.create_subscription(Vector3, WORLD_GRAVITY_TOPIC, self._on_world_gravity, qos)
+        if not self.gravity > 0:
+            self.create_subscription(Vector3, WORLD_GRAVITY_TOPIC, self._on_world_gravity, qos)
+        if not self.world:
+            self.create_subscription(String, WORLD_TOPIC, self._on_world, qos)
         if EMBEDDED:
             return
         deadline = time.monotonic() + WORLD_WAIT_S
         while self.plan is None and time.monotonic() < deadline:
             rclpy.spin_once(self, timeout_sec=0.1)
         if self.plan is None:
-            raise ValueError(f'plan_tracker: no gravity on {WORLD_GRAVITY_TOPIC} within '
-                             f'{WORLD_WAIT_S:g} s: no simulator runs (set parameter gravity)')
+            raise ValueError(f'plan_tracker: no gravity and world on {WORLD_GRAVITY_TOPIC}, '
+                             f'{WORLD_TOPIC} within {WORLD_WAIT_S:g} s: no simulator runs (set '
+                             'parameters gravity and world)')
 
     def _on_world_gravity(self, g: Vector3) -> None:
-        if self.plan is None:
+        if not self.gravity > 0:
             self.gravity = math.sqrt(g.x ** 2 + g.y ** 2 + g.z ** 2)
+            self._plan_once_known()
+
+    def _on_world(self, msg: String) -> None:
+        if not self.world:
+            self.world = msg.data or 'empty'   # no world file: flat ground
+            self._plan_once_known()
+
+    def _plan_once_known(self) -> None:
+        if self.plan is None and self.gravity > 0 and self.world:
             self.plan = self._make_plan()
 
     def _prepare(self, joints: list[str], q_now: np.ndarray) -> None:
@@ -284,7 +299,7 @@ class PlanTracker(Node):
     def robozoo_metrics(self) -> dict:
         p = self.plan
         if p is None:
-            return {'plan_status': f'no gravity on {WORLD_GRAVITY_TOPIC}', 'plan_success': False,
+            return {'plan_status': 'no world from the simulator', 'plan_success': False,
                     'commands': self.sent}
         out = {'plan_status': p['status'], 'plan_success': bool(p['success']),
                'gravity': float(p['gravity']), 'solve_time_s': float(p['solve_time_s']),

@@ -4,7 +4,8 @@ Per robot ``/<robot>/...``: ``joint_states``, ``odometry/ground_truth``, ``imu``
 ``robot_description`` (transient local); commands ``<joint>/cmd_vel`` and ``<joint>/cmd_force``
 (std_msgs/Float64) and ``joint_commands`` (sensor_msgs/JointState: ``velocity`` and/or
 ``effort`` by name, the fast path). Global: ``/tf``, ``/tf_static``, the world's gravity on
-``/sim/gravity`` (geometry_msgs/Vector3, transient local); services ``/sim/reset``,
+``/sim/gravity`` (geometry_msgs/Vector3) and its world on ``/sim/world`` (std_msgs/String, the
+``world`` parameter), both transient local; services ``/sim/reset``,
 ``/sim/pause``, ``/sim/step``, ``/sim/set_pose``. Publishers are timers on sim time.
 
 In the embedded world the lockstep executor owns time (``/clock``) and drives
@@ -38,7 +39,7 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics as RobotMetricsMsg
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
-from . import WORLD_GRAVITY_TOPIC, SimConfigError
+from . import WORLD_GRAVITY_TOPIC, WORLD_TOPIC, SimConfigError
 from .backends import BackendConfig, backend_class, backend_parameters
 from .command_sync import CommandSync
 from .joint_motors import DEFAULT_MOTOR, check_model
@@ -80,6 +81,8 @@ class Simulator(Node):
         self._publish_tf_static()
         self.create_publisher(Vector3, WORLD_GRAVITY_TOPIC, LATCHED).publish(
             Vector3(**dict(zip('xyz', map(float, self._world_gravity())))))
+        self.create_publisher(String, WORLD_TOPIC, LATCHED).publish(
+            String(data=self.get_parameter('world').value or ''))
         publishers = {'joint_states_rate': self._publish_joint_states,
                       'odometry_rate': self._publish_odometry, 'imu_rate': self._publish_imu,
                       'tf_rate': self._publish_tf, 'contacts_rate': self._publish_contacts}

@@ -97,8 +97,8 @@ def _arg_cases():
                 rule = (f'is not one of: {spec.allowed()}' if spec.choices is not None else
                         f'is not a {spec.type}' if spec.type == 'bool' else
                         f'is out of range: expected {spec.allowed()}')
-                yield pytest.param(pkg, {name: value}, re.escape(f"arg '{name}' = {value!r} {rule}"),
-                                   id=f'{pkg}-{name}={value}')
+                message = re.escape(f"arg '{name}' = {value!r} {rule}")
+                yield pytest.param(pkg, {name: value}, message, id=f'{pkg}-{name}={value}')
 
 
 @pytest.mark.parametrize('pkg, args, message', list(_arg_cases()))

@@ -7,7 +7,8 @@ import pytest
 import yaml
 
 from go1_description import FOOT_LINKS, FOOT_RADIUS, JOINT_NAMES, STAND_LEG
-from zoo_description_tools import find_description, load_pinocchio, parse_links_joints, xacro_to_urdf
+from zoo_description_tools import (find_description, load_pinocchio, parse_links_joints,
+                                   xacro_to_urdf)
 
 PKG = 'go1_description'
 

@@ -1,6 +1,6 @@
 """HOAP-2 description against specs/hoap2.md (the checks every description passes:
-tests/test_descriptions.py): the 25 PROTO motors (names, axes, origins, limits, caps), PROTO masses, kinematic facts, sole
-contact, the sole plane and the initial pose."""
+tests/test_descriptions.py): the 25 PROTO motors (names, axes, origins, limits, caps), PROTO masses,
+kinematic facts, sole contact, the sole plane and the initial pose."""
 from __future__ import annotations
 
 import functools

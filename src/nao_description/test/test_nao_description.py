@@ -1,6 +1,6 @@
 """NAO V4 description against specs/nao.md (the checks every description passes:
-tests/test_descriptions.py): the naoV40 joint set, official masses, the thesis' foot, kinematic lengths, contact values, the sole
-plane and the initial pose."""
+tests/test_descriptions.py): the naoV40 joint set, official masses, the thesis' foot, kinematic
+lengths, contact values, the sole plane and the initial pose."""
 from __future__ import annotations
 
 import functools

@@ -113,7 +113,8 @@ def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeyp
 
 def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
     """Issue 16 item 10: from an install space alone (no checkout found), `ros2 launch
-    zoo_bringup robozoo.launch.py scenario:=nao_wave_walk` finds its launch file, scenario, parameter files and world."""
+    zoo_bringup robozoo.launch.py scenario:=nao_wave_walk` finds its launch file, scenario,
+    parameter files and world."""
     import zoo_bringup.scenario as scenario
     import zoo_sim.resources as resources
     share = scenario.installed_share('zoo_bringup')

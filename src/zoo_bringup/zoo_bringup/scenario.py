@@ -46,8 +46,8 @@ from zoo_runtime.resources import package_share as installed_share  # also ros_l
 from zoo_runtime.resources import workspace_root
 
 SIM_NODE_NAME = 'sim'
-TOP_KEYS = {'extends', 'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'robots', 'simulator',
-            'nodes', 'record', 'report'}
+TOP_KEYS = {'extends', 'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'robots',
+            'simulator', 'nodes', 'record', 'report'}
 NODE_KEYS = {'name', 'package', 'executable', 'namespace', 'parameters', 'remappings'}
 ROBOT_KEYS = {'name', 'package', 'args', 'pose', 'model', 'fixed_base', 'initial_positions',
               'contact_links', 'imu_link', 'fall_height'}

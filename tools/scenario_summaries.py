@@ -21,8 +21,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parents[1]
 # measured by the wall clock, different on every run
 VOLATILE = {'wall_time', 'real_time_factor', 'summary', 'output', 'bag', 'plots', 'report',
@@ -36,8 +34,9 @@ def scenario_names() -> list[str]:
 
 
 def wall_paced(name: str) -> bool:
-    data = yaml.safe_load((ROOT / 'config' / 'scenarios' / f'{name}.yaml').read_text())
-    rtf = ((data.get('physics') or {}).get('real_time_factor') or 0.0)
+    from zoo_bringup.scenario import load_scenario  # with what it inherits (extends:)
+    rtf = load_scenario(str(ROOT / 'config' / 'scenarios' / f'{name}.yaml')).physics.get(
+        'real_time_factor') or 0.0
     return float(rtf) > 0.0
 
 

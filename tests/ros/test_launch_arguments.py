@@ -1,4 +1,4 @@
-"""The launch files' arguments and errors through the real `ros2 launch` (launch, launch_ros and
+"""The launch file's arguments and errors through the real `ros2 launch` (launch, launch_ros and
 rclpy of ../shared/ros2 or the user's ROS 2): what the former tools/check_launch_upstream.sh checked with a
 stand-in rclpy and no process, now with real processes and a real ROS graph."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The ROS 2 launch files in CI: `launch`/`launch_ros` are replaced by recording fakes at the very
-edge, so what is tested is our file -> Node(...) arguments. The same files through the upstream
+"""The ROS 2 launch file in CI: `launch`/`launch_ros` are replaced by recording fakes at the very
+edge, so what is tested is our file -> Node(...) arguments. The same file through the upstream
 Jazzy launch/launch_ros with real processes: tests/ros/test_launch_arguments.py (the ROS tier)."""
 import importlib.util
 import sys

@@ -28,7 +28,7 @@ with the base's entry of the same name (new names are appended), any other list 
 the base's. Nothing of the base can be removed. A base may extend another; a cycle or a missing
 base is an error naming the file and ``extends``.
 
-Pure functions only: this module imports no ROS and no simulator, so the launch files use it too.
+Pure functions only: this module imports no ROS and no simulator, so the launch file uses it too.
 """
 from __future__ import annotations
 

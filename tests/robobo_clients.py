@@ -36,8 +36,9 @@ def guarded_connect(client, what: str, limit_s: float = WALL_LIMIT_S) -> None:
 # -- robobopy drives and reads: written once, run embedded and under real ROS ----------------------
 # tests/test_robobo_remote.py runs it against ServedRun (robobo_remote in this process, judged on
 # run.physics); tests/ros/test_real_clients_under_ros.py against `ros2 launch zoo_bringup
-# robobo_remote.launch.py`, judged on the simulator's topics (/robobo/metrics, /robobo/joint_states,
-# the IR plug-ins' Range topics) read by a real rclpy node. Either side gives a ``truth``:
+# robozoo.launch.py scenario:=robobo_remote`, judged on the simulator's topics (/robobo/metrics,
+# /robobo/joint_states, the IR plug-ins' Range topics) read by a real rclpy node. Either side
+# gives a ``truth``:
 #   truth.pose() -> (x, y, yaw) of the base (m, rad); truth.joint_deg('pan_motor' | 'tilt_motor');
 #   truth.ir(sensor) -> the IR plug-in's range (robobo_api's Range value, e.g. 'front_c');
 #   truth.sim_time() -> the simulation's time (s).

@@ -51,7 +51,7 @@ def test_entrypoint_sources_ros_and_the_install_space():
     assert 'source /ws/install/setup.bash' in text and 'exec "$@"' in text
     assert script.stat().st_mode & 0o111
     (cmd,) = [a for i, a in instructions() if i == 'CMD']
-    assert 'zoo_bringup' in cmd and 'nao_walk.launch.py' in cmd
+    assert 'zoo_bringup' in cmd and 'robozoo.launch.py' in cmd and 'scenario:=nao_walk' in cmd
 
 
 def test_dockerignore_keeps_host_builds_out():

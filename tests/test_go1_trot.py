@@ -1,8 +1,9 @@
 """The Go1 gravity study's scenarios as a user runs them (issue 11): `bin/robozoo run
 go1_trot_<gravity> --output DIR` plans the thesis task (spec go1.md §5.7) under that gravity, tracks
 it in the simulator with PD + feed-forward joint commands at 500 Hz, and writes DIR/plan.npz and
-DIR/summary.json. Checked on what the run recorded: the plan's status, the simulator's gravity
-against the plan's (R5.1), falls, the distance to the goal and the joint tracking error (R5.5).
+DIR/summary.json. Checked on what the run recorded: the plan's status, the plan's gravity
+against the simulator's (R5.1: the scenarios write g once, for the world; the tracker reads it
+from /sim/gravity), falls, the distance to the goal and the joint tracking error (R5.5).
 The scenarios track with base feedback and the plan's own swings (trajectory_optimizer README,
 "Tracking")."""
 from __future__ import annotations
@@ -54,7 +55,8 @@ def test_plan_is_solved_and_written(runs, name):
 
 
 @pytest.mark.parametrize('name', list(GRAVITIES))
-def test_simulator_gravity_is_the_plans(runs, name):
+def test_plan_gravity_is_the_worlds(runs, name):
+    """The tracker has no gravity of its own in these scenarios: it planned under the world's."""
     summary, _ = runs[name]
     assert summary['metrics']['sim']['gravity'] == pytest.approx([0.0, 0.0, -GRAVITIES[name]])
     assert summary['metrics']['plan_tracker']['gravity'] == GRAVITIES[name]

@@ -28,9 +28,10 @@ def displays(cfg: dict, cls: str) -> list[dict]:
 def scenario_robots() -> dict[str, set[str]]:
     """Robot name -> the description packages scenarios give a robot of that name."""
     out: dict[str, set[str]] = {}
+    from zoo_bringup.scenario import load_scenario  # with the robots of the scenario it extends
     for f in (WS / 'config' / 'scenarios').glob('*.yaml'):
-        for r in yaml.safe_load(f.read_text()).get('robots') or []:
-            out.setdefault(r['name'], set()).add(r['package'])
+        for r in load_scenario(str(f)).robots:
+            out.setdefault(r.name, set()).add(r.package)
     return out
 
 

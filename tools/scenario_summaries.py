@@ -21,7 +21,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 # measured by the wall clock, different on every run
@@ -35,10 +34,13 @@ def scenario_names() -> list[str]:
     return sorted(p.stem for p in (ROOT / 'config' / 'scenarios').glob('*.yaml'))
 
 
+def scenario(name: str):
+    from zoo_scenario.scenario import load_scenario  # with what it inherits (extends:)
+    return load_scenario(str(ROOT / 'config' / 'scenarios' / f'{name}.yaml'))
+
+
 def wall_paced(name: str) -> bool:
-    data = yaml.safe_load((ROOT / 'config' / 'scenarios' / f'{name}.yaml').read_text())
-    rtf = ((data.get('physics') or {}).get('real_time_factor') or 0.0)
-    return float(rtf) > 0.0
+    return float(scenario(name).physics.get('real_time_factor') or 0.0) > 0.0
 
 
 def strip(value, exact: bool):
@@ -60,13 +62,11 @@ def strip(value, exact: bool):
 def fresh_outputs(name: str, folder: str) -> list[str]:
     """`--set` moving a node's relative ``output`` (a search journal, which a second run would
     resume) into ``folder``."""
-    data = yaml.safe_load((ROOT / 'config' / 'scenarios' / f'{name}.yaml').read_text())
     sets = []
-    for node in data.get('nodes') or []:
-        out = (node.get('parameters') or {}).get('output') if isinstance(
-            node.get('parameters'), dict) else None
+    for node in scenario(name).nodes:
+        out = node.parameters.get('output')
         if isinstance(out, str) and not Path(out).is_absolute():
-            sets += ['--set', f"{node['name']}.output={Path(folder) / out}"]
+            sets += ['--set', f"{node.name}.output={Path(folder) / out}"]
     return sets
 
 

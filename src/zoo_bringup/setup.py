@@ -4,7 +4,7 @@ import os
 from setuptools import find_packages, setup
 
 package_name = 'zoo_bringup'
-# The workspace's launch files, scenarios and parameter files live at the checkout's root (the
+# The workspace's launch file, scenarios and parameter files live at the checkout's root (the
 # embedded CLI finds them there); installing them makes `ros2 launch zoo_bringup <file>` and
 # scenario names work from an install space alone. Paths relative to this file (colcon runs
 # setup.py here).

@@ -1,7 +1,7 @@
-"""`ros2 launch zoo_bringup nao_stand.launch.py backend:=gazebo` (issue 31): the simulator node runs
-Gazebo Harmonic through the gz.sim8 Python bindings under real rclpy; the Nao stands as on MuJoCo,
-its IMU and foot contacts come from gz-sim's own sensors, and Ctrl-C stops it cleanly (gz-sim's
-server took SIGINT and SIGTERM from rclpy: the simulator had to be killed). The
+"""`ros2 launch zoo_bringup robozoo.launch.py scenario:=nao_stand backend:=gazebo` (issue 31): the
+simulator node runs Gazebo Harmonic through the gz.sim8 Python bindings under real rclpy; the Nao
+stands as on MuJoCo, its IMU and foot contacts come from gz-sim's own sensors, and Ctrl-C stops it
+cleanly (gz-sim's server took SIGINT and SIGTERM from rclpy: the simulator had to be killed). The
 ros_gz_bridge path (gz_sensors:=ros_gz_bridge) cannot run here: no ros_gz in ../shared."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The launch files' arguments and errors through the real `ros2 launch` (launch, launch_ros and
+"""The launch file's arguments and errors through the real `ros2 launch` (launch, launch_ros and
 rclpy of ../shared/ros2 or the user's ROS 2): what the former tools/check_launch_upstream.sh checked with a
 stand-in rclpy and no process, now with real processes and a real ROS graph."""
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_generic_launch_file_with_a_scenario_and_overrides(ros_env, tmp_path):
     """`ros2 launch zoo_bringup robozoo.launch.py scenario:=go1_stand
     set:=sim.joint_states_rate=50.0`: the override reaches the running node."""
     run = LaunchedScenario('go1_stand', ros_env, tmp_path / 'launch.log',
-                           ['sim.joint_states_rate=50.0'], generic=True)
+                           ['sim.joint_states_rate=50.0'])
     try:
         run.wait_sim_time(0.5, wall_timeout=120)
         got = ros2(ros_env, 'param', 'get', '/sim', 'joint_states_rate', '--no-daemon')
@@ -56,7 +56,7 @@ def test_generic_launch_file_errors_name_the_argument(ros_env, arguments, expect
 def test_gazebo_without_ros_gz_bridge_fails_before_starting_anything(ros_env):
     """ros_gz_bridge is not in ../shared/ros2 (nor installed here): asked for it, launch names it
     and starts no node (launch 3.4.3 that fails midway leaves the nodes it started running)."""
-    got = launch(ros_env, 'nao_wave_walk.launch.py', 'backend:=gazebo',
+    got = launch(ros_env, 'robozoo.launch.py', 'scenario:=nao_wave_walk', 'backend:=gazebo',
                  'gz_sensors:=ros_gz_bridge')
     out = got.stdout + got.stderr
     assert got.returncode != 0 and 'backend:=gazebo needs ros_gz_bridge' in out, out

@@ -21,9 +21,10 @@ WALL_S = 240.0      # start-up on a loaded 2-core machine (a dozen Python proces
 
 @contextlib.contextmanager
 def launched(scenario: str, env: dict, tmp_path: Path, sets: list[str]):
-    """``ros2 launch zoo_bringup <scenario>.launch.py set:=...`` until every node is up (the
-    simulator holds sim time at 0 until they all say they are ready), then the body; Ctrl-C at
-    the end: the launch exits 0, and no node failed or died while the scenario ran."""
+    """``ros2 launch zoo_bringup robozoo.launch.py scenario:=<scenario> set:=...`` until every
+    node is up (the simulator holds sim time at 0 until they all say they are ready), then the
+    body; Ctrl-C at the end: the launch exits 0, and no node failed or died while the scenario
+    ran."""
     run = LaunchedScenario(scenario, env, tmp_path / f'{scenario}.launch.log', sets)
     ok = False
     try:

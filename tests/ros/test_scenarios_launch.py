@@ -1,7 +1,8 @@
-"""Issue 24 item 2b: every scenario started with the real `ros2 launch zoo_bringup <s>.launch.py`
-(MuJoCo physics in the simulator node, real rclpy, rmw_cyclonedds_cpp, localhost discovery, a
-domain of its own) runs a few simulated seconds with the same outcome as the embedded run of the
-same scenario, `ros2 node list` shows every node of the scenario, and Ctrl-C stops it cleanly.
+"""Issue 24 item 2b: every scenario started with the real `ros2 launch zoo_bringup robozoo.launch.py
+scenario:=<s>` (MuJoCo physics in the simulator node, real rclpy, rmw_cyclonedds_cpp, localhost
+discovery, a domain of its own) runs a few simulated seconds with the same outcome as the embedded
+run of the same scenario, `ros2 node list` shows every node of the scenario, and Ctrl-C stops it
+cleanly.
 
 The outcome is the robot's base in the world (ground truth) in both worlds:
 - a robot that moves in the embedded run: how far its base gets in MOVE seconds from the instant

@@ -2,7 +2,6 @@
 the shipped CSV, turns solved for their angle; sampled on the caller's clock."""
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,9 +15,10 @@ PACKAGE = 'grid_navigation'
 
 def stride_file(name: str) -> Path:
     """A shipped stride CSV (installed share directory, else the source tree)."""
-    dirs = [Path(pre) / 'share' / PACKAGE / 'config' / 'strides'
-            for pre in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep) if pre]
-    dirs.append(Path(__file__).resolve().parents[1] / 'config' / 'strides')
+    from zoo_runtime.resources import package_share  # the locator; imports zoo_runtime
+    share = package_share(PACKAGE)
+    dirs = ([share / 'config' / 'strides'] if share else []) + [
+        Path(__file__).resolve().parents[1] / 'config' / 'strides']
     for d in dirs:
         if (d / name).is_file():
             return d / name

@@ -1,6 +1,6 @@
-"""HOAP-2 description against specs/hoap2.md: the standard acceptance checks for every variant,
-the 25 PROTO motors (names, axes, origins, limits, caps), PROTO masses, kinematic facts, sole
-contact, the sole plane and the initial pose."""
+"""HOAP-2 description against specs/hoap2.md (the checks every description passes:
+tests/test_descriptions.py): the 25 PROTO motors (names, axes, origins, limits, caps), PROTO masses,
+kinematic facts, sole contact, the sole plane and the initial pose."""
 from __future__ import annotations
 
 import functools
@@ -15,15 +15,11 @@ import pytest
 
 from hoap2_description import (ANKLE_TO_SOLE_M, JOINTS, MOTOR_MAX_TORQUE_NM,
                                MOTOR_MAX_VELOCITY_RAD_S, SOLE_SIZE_M, TOTAL_MASS_KG)
-from zoo_description_tools import (DescriptionError, find_description, load_pinocchio,
-                                   parse_urdf, total_mass, xacro_to_urdf)
+from zoo_description_tools import load_pinocchio, parse_urdf, total_mass, xacro_to_urdf
 from zoo_description_tools import frame_xyz, load_config, pinocchio_at
 from zoo_description_tools.support import convex_hull_margin
-from zoo_description_tools.testing import standard_checks
 
 PKG = 'hoap2_description'
-VARIANTS = [{}, {'sole_mu': 0.5}]
-SPEC_MASS = 7.16  # specs/hoap2.md section 2.2 (sum of the PROTO masses)
 
 
 @functools.lru_cache(maxsize=None)
@@ -60,14 +56,6 @@ def sole_bottom_corners(m: mujoco.MjModel, d: mujoco.MjData, s: str) -> np.ndarr
     hx, hy, hz = m.geom_size[g]
     local = np.array([[sx * hx, sy * hy, -hz] for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
     return d.geom_xpos[g] + local @ d.geom_xmat[g].reshape(3, 3).T
-
-
-# --- acceptance checks common to every description -----------------------------------------------
-
-@pytest.mark.parametrize('variant', VARIANTS, ids=lambda v: str(v) or 'defaults')
-def test_standard_checks(variant):
-    """ign sdf -k, valid inertias, the contract, MuJoCo and pinocchio load, mass within 0.5 %."""
-    standard_checks(PKG, [variant], SPEC_MASS)
 
 
 # --- joints ----------------------------------------------------------------------------------------
@@ -252,25 +240,3 @@ def test_initial_pose_com_above_the_soles():
     model, data, q = pinocchio_at(urdf(), pose['joints'], pose['base']['xyz'])
     com = pin.centerOfMass(model, data, q)
     assert convex_hull_margin(corners[:, :2], com[:2]) > 0.03
-
-
-# --- bad input ---------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize('args, message', [
-    ({'sole_mu': 0.0}, r"arg 'sole_mu' = 0.0 is out of range: expected a float >= 0.05 and <= 2.0"),
-    ({'sole_mu': 'grippy'}, r"arg 'sole_mu' = 'grippy' is not a float"),
-    ({'variant': 'hoap3'}, r"unknown xacro arg 'variant'"),
-])
-def test_bad_args_are_rejected_with_a_clear_message(args, message):
-    with pytest.raises(DescriptionError, match=message):
-        xacro_to_urdf(PKG, args)
-
-
-@pytest.mark.parametrize('value', ['0', '5', 'grippy'])
-def test_plain_xacro_users_get_the_guard_message(value):
-    import xacro
-
-    path = find_description(PKG) / 'urdf' / 'hoap2.urdf.xacro'
-    with pytest.raises(Exception) as info:
-        xacro.process_file(str(path), mappings={'sole_mu': value})
-    assert f"arg sole_mu must be a float in [0.05, 2.0] (got '{value}')" in str(info.value)

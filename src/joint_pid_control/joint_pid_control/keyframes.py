@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,9 +145,10 @@ def resolve(name: str) -> Path:
     p = Path(name)
     if p.is_file():
         return p
-    dirs = [Path(pre) / 'share' / PACKAGE / 'config' / 'keyframes'
-            for pre in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep) if pre]
-    dirs.append(Path(__file__).resolve().parents[1] / 'config' / 'keyframes')
+    from zoo_runtime.resources import package_share  # the locator; imports zoo_runtime
+    share = package_share(PACKAGE)
+    dirs = ([share / 'config' / 'keyframes'] if share else []) + [
+        Path(__file__).resolve().parents[1] / 'config' / 'keyframes']
     for d in dirs:
         for cand in (d / name, d / f'{name}.yaml', d / f'{name}.csv'):
             if cand.is_file():

@@ -1,6 +1,6 @@
-"""NAO V4 description against specs/nao.md: the standard acceptance checks for every variant, the
-naoV40 joint set, official masses, the thesis' foot, kinematic lengths, contact values, the sole
-plane and the initial pose."""
+"""NAO V4 description against specs/nao.md (the checks every description passes:
+tests/test_descriptions.py): the naoV40 joint set, official masses, the thesis' foot, kinematic
+lengths, contact values, the sole plane and the initial pose."""
 from __future__ import annotations
 
 import functools
@@ -15,14 +15,11 @@ import pytest
 
 from nao_description import (FOOT_HEIGHT_M, H25_JOINTS, HIP_OFFSET_Y_M, HIP_OFFSET_Z_M,
                              THIGH_LENGTH_M, TIBIA_LENGTH_M, TOTAL_MASS_KG)
-from zoo_description_tools import (DescriptionError, find_description, load_pinocchio,
-                                   parse_urdf, total_mass, xacro_to_urdf)
+from zoo_description_tools import load_pinocchio, parse_urdf, total_mass, xacro_to_urdf
 from zoo_description_tools import frame_xyz, load_config, pinocchio_at
 from zoo_description_tools.support import convex_hull_margin
-from zoo_description_tools.testing import standard_checks
 
 PKG = 'nao_description'
-VARIANTS = [{}, {'preset': 'thesis'}, {'hands': False}, {'hip_yaw_pitch': 'independent'}]
 SPEC_MASS = 5.195  # specs/nao.md section 2.7
 
 
@@ -43,13 +40,7 @@ def mujoco_model(text: str) -> mujoco.MjModel:
 
 
 
-# --- acceptance checks common to every description -----------------------------------------------
-
-@pytest.mark.parametrize('variant', VARIANTS, ids=lambda v: str(v) or 'defaults')
-def test_standard_checks(variant):
-    """ign sdf -k, valid inertias, the contract, MuJoCo and pinocchio load, mass within 0.5 %."""
-    standard_checks(PKG, [variant], SPEC_MASS)
-
+# --- mass (the checks common to every description: tests/test_descriptions.py) --------------------
 
 def test_total_mass_is_the_spec_sum():
     # R1: 5.195 +- 0.01 kg; the two 2 mg grippers are the only additions to the spec's list.
@@ -307,33 +298,6 @@ def test_initial_pose_com_above_the_support_polygon():
     assert margin > 0.05
 
 
-# --- bad input ---------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize('args, message', [
-    ({'preset': 'v5'}, "arg 'preset' = 'v5' is not one of: naov40, thesis"),
-    ({'hands': 'maybe'}, "arg 'hands' = 'maybe' is not a bool"),
-    ({'hip_yaw_pitch': 'coupled'}, "arg 'hip_yaw_pitch' = 'coupled' is not one of: mimic, independent"),
-    ({'arms': 2}, "unknown xacro arg 'arms'"),
-])
-def test_bad_args_are_rejected_with_a_clear_message(args, message):
-    with pytest.raises(DescriptionError, match=message):
-        xacro_to_urdf(PKG, args)
-
-
-@pytest.mark.parametrize('args, message', [
-    ({'preset': 'v5'}, "arg preset must be one of: naov40, thesis (got 'v5')"),
-    ({'hands': 'maybe'}, "arg hands must be one of: true, false (got 'maybe')"),
-    ({'hip_yaw_pitch': 'coupled'}, "arg hip_yaw_pitch must be one of: mimic, independent (got 'coupled')"),
-])
-def test_plain_xacro_users_get_the_guard_message(args, message):
-    import xacro
-
-    path = find_description(PKG) / 'urdf' / 'nao.urdf.xacro'
-    with pytest.raises(Exception) as info:
-        xacro.process_file(str(path), mappings=args)
-    assert message in str(info.value)
-
-
 # --- config ------------------------------------------------------------------------------------------
 
 def test_thesis_joint_groups_cover_walking_and_arm_joints():
@@ -356,5 +320,5 @@ def test_package_constants_agree_with_the_urdf():
 
 
 def test_default_gains_are_the_thesis_pd():
-    gains = load_config(PKG, 'pid_gains')['joint_pid_controller']['ros__parameters']['gains']
+    gains = load_config(PKG, 'pid_gains')['/**']['ros__parameters']['gains']
     assert {(g['p'], g['i']) for g in gains.values()} == {(10.0, 0.0)}

@@ -40,13 +40,12 @@ from zoo_runtime.interfaces.std_srvs.srv import Empty
 from . import commands
 from .axis_mover import AxisMover
 from .color_blobs import BlobTracker
-from .motor_laws import PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, preset, wheel_omega
+from .motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor, preset,
+                         wheel_omega)
 
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
              'front_ll': 'frontll', 'back_c': 'backc', 'back_r': 'backr', 'back_l': 'backl'}
 JOINTS = ('left_motor', 'right_motor', 'pan_motor', 'tilt_motor')
-WHEEL_RAMP_PERIOD_S = 0.002   # the first-order wheel motor's command period (wheel_time_constant)
-WHEEL_SETTLED_RAD_S = 1e-4    # within this of the law's speed the motor model stops ramping
 
 
 class RoboboApi(rclpy.node.Node):
@@ -66,8 +65,8 @@ class RoboboApi(rclpy.node.Node):
         self._dt = 0.01
         self._wheel_timer = None
         self._wheel_unlock = 0
-        self._wheel_target = [0.0, 0.0]  # rad/s, the law's speed (first-order motor model)
-        self._wheel_speed = [0.0, 0.0]   # rad/s, the modelled motor's
+        # R12's optional first-order motor (motor_laws.WheelMotor); None: the law's speed at once
+        self._wheel_motor = WheelMotor(tau) if tau > 0 else None
         self._wheel_ramp = None
         self._waiters: dict[str, rclpy.task.Future] = {}
         self.irs: dict[str, Range] = {}
@@ -164,32 +163,20 @@ class RoboboApi(rclpy.node.Node):
 
     def _drive_wheels(self, omegas: list[float]) -> None:
         """The wheels at ``omegas`` (rad/s): at once (R12's law, the default), or with
-        ``wheel_time_constant`` > 0 through a first-order motor (R12's optional model), which
-        starts and stops with the same lag, so a timed move turns the wheels by exactly the law's
-        angle (the lag lost at the start is run on at the end)."""
-        if self.params['wheel_time_constant'] == 0.0:
+        ``wheel_time_constant`` > 0 through the first-order motor, stepped by a timer until it
+        settles."""
+        if self._wheel_motor is None:
             self._command([0, 1], omegas)
             return
-        self._wheel_target = list(omegas)
+        self._wheel_motor.target = list(omegas)
         if self._wheel_ramp is None:
-            self._wheel_ramp = self.create_timer(WHEEL_RAMP_PERIOD_S, self._ramp_wheels)
+            self._wheel_ramp = self.create_timer(WheelMotor.PERIOD_S, self._ramp_wheels)
         self._ramp_wheels()
 
     def _ramp_wheels(self) -> None:
-        """One period of the first-order motor: each wheel commanded at its exact mean speed
-        over the period (so the angle integrates exactly), the state advanced by exp(-dt/tau)."""
-        tau = self.params['wheel_time_constant']
-        decay = math.exp(-WHEEL_RAMP_PERIOD_S / tau)
-        mean = tau / WHEEL_RAMP_PERIOD_S * (1.0 - decay)
-        commanded = []
-        for k, target in enumerate(self._wheel_target):
-            gap = self._wheel_speed[k] - target
-            commanded.append(target + gap * mean)
-            self._wheel_speed[k] = target + gap * decay
-        if all(abs(v - t) < WHEEL_SETTLED_RAD_S
-               for v, t in zip(self._wheel_speed, self._wheel_target)):
+        commanded, settled = self._wheel_motor.step()
+        if settled:
             self._stop_ramp()
-            self._wheel_speed = list(self._wheel_target)
         self._command([0, 1], commanded)
 
     def _stop_ramp(self) -> None:
@@ -240,7 +227,8 @@ class RoboboApi(rclpy.node.Node):
     def _on_api_reset(self, req, resp):
         self._end_wheel_timer()
         self._stop_ramp()
-        self._wheel_target, self._wheel_speed = [0.0, 0.0], [0.0, 0.0]
+        if self._wheel_motor is not None:
+            self._wheel_motor.reset()
         for name, mover in (('pan', self.pan), ('tilt', self.tilt)):
             mover.stop()  # hold where the reset put the joint
             self._finish(name)

@@ -6,6 +6,7 @@ commanded t seconds (float, sim time), P clamped to [-100, 100], P = 0 gives 0.
 Pan / tilt (spec 4.2, R14, R15): the same theta = A t + B model fitted on move times, so the time
 to move |dtheta| degrees is t = (|dtheta| - B) / A and the commanded speed
 omega = |dtheta| A / (|dtheta| - B) deg/s.
+Wheel motor (R12's optional model, ``WheelMotor``): a first-order lag toward the law's speed.
 """
 from __future__ import annotations
 
@@ -63,6 +64,41 @@ def wheel_omega(p: float, t: float, coeffs: Sequence[float] = WHEEL_PRESETS['the
 def wheel_angle_deg(p: float, t: float, coeffs: Sequence[float] = WHEEL_PRESETS['thesis']) -> float:
     """The formula's wheel angle theta = omega t in degrees (spec 4.1 table)."""
     return math.degrees(wheel_omega(p, t, coeffs)) * t
+
+
+class WheelMotor:
+    """R12's optional wheel motor: each wheel's speed follows its target (the law's) with a
+    first-order lag of ``tau`` seconds, which starts and stops with the same lag, so a timed move
+    turns the wheel by exactly the law's angle (the lag lost at the start is run on at the end).
+    Stepped every ``PERIOD_S``: the command is the motor's exact mean speed over the period (so
+    the angle integrates exactly), and the state advances by exp(-PERIOD_S / tau)."""
+    PERIOD_S = 0.002          # the command period
+    SETTLED_RAD_S = 1e-4      # within this of the target the motor has settled
+
+    def __init__(self, tau: float, wheels: int = 2):
+        if not tau > 0 or not math.isfinite(tau):
+            raise ValueError(f'wheel motor time constant: expected > 0 s, got {tau}')
+        self.decay = math.exp(-self.PERIOD_S / tau)
+        self.mean = tau / self.PERIOD_S * (1.0 - self.decay)
+        self.target = [0.0] * wheels  # rad/s, the law's speed
+        self.speed = [0.0] * wheels   # rad/s, the modelled motor's
+        self.wheels = wheels
+
+    def step(self) -> tuple[list[float], bool]:
+        """One period: the speeds to command (rad/s), and whether every wheel has settled (its
+        speed then snaps to the target, and stepping can stop until the target changes)."""
+        commanded = []
+        for k, target in enumerate(self.target):
+            gap = self.speed[k] - target
+            commanded.append(target + gap * self.mean)
+            self.speed[k] = target + gap * self.decay
+        settled = all(abs(v - t) < self.SETTLED_RAD_S for v, t in zip(self.speed, self.target))
+        if settled:
+            self.speed = list(self.target)
+        return commanded, settled
+
+    def reset(self) -> None:
+        self.target, self.speed = [0.0] * self.wheels, [0.0] * self.wheels
 
 
 def pan_tilt_time(delta_deg: float, speed: float, coeffs: Sequence[float]) -> float:

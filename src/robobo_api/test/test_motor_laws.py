@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from robobo_api.motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, pan_tilt_omega,
-                                   pan_tilt_time, wheel_angle_deg, wheel_omega)
+from robobo_api.motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor,
+                                   pan_tilt_omega, pan_tilt_time, wheel_angle_deg, wheel_omega)
 
 
 @pytest.mark.parametrize('p, t, omega', [(90, 1, 9.292), (2, 1, 0.741), (10, 3, 1.814),
@@ -42,3 +42,29 @@ def test_pan_tilt_times_are_spec_table(speed, pan, tilt):
 def test_presets_differ_and_exist():
     assert set(WHEEL_PRESETS) == {'thesis', 'code', 'mint'}
     assert wheel_omega(60, 3, WHEEL_PRESETS['code']) == pytest.approx(7.352, rel=0.005)
+
+
+def test_wheel_motor_lags_first_order_and_turns_the_laws_angle():
+    """R12's optional motor: the speed follows the law's with exp(-t/tau); a timed move run
+    through it (start, then stop once the time is up) turns the wheel by the law's angle."""
+    tau, omega, periods = 0.1, wheel_omega(60, 1), 500   # a 1 s move
+    motor = WheelMotor(tau)
+    motor.target = [omega, -omega]
+    angle = [0.0, 0.0]
+    for k in range(1, periods + 1):
+        commanded, settled = motor.step()
+        angle = [a + c * WheelMotor.PERIOD_S for a, c in zip(angle, commanded)]
+        if k == 50:  # 0.1 s = tau: 63 % of the way
+            assert motor.speed[0] == pytest.approx(omega * (1 - math.exp(-1)), rel=1e-9)
+    assert not settled and motor.speed[1] == pytest.approx(-omega, rel=1e-4)
+    motor.target = [0.0, 0.0]
+    while not settled:
+        commanded, settled = motor.step()
+        angle = [a + c * WheelMotor.PERIOD_S for a, c in zip(angle, commanded)]
+    assert motor.speed == [0.0, 0.0]
+    assert angle == pytest.approx([omega * 1.0, -omega * 1.0], abs=WheelMotor.SETTLED_RAD_S * tau)
+    motor.target = [omega, omega]
+    motor.reset()
+    assert motor.target == motor.speed == [0.0, 0.0]
+    with pytest.raises(ValueError, match='time constant: expected > 0 s, got 0'):
+        WheelMotor(0.0)

@@ -1,14 +1,14 @@
-"""The plan tracker's schema: its gravity default is standard gravity, and a value out of its
-range is refused in one line naming the node and the parameter."""
+"""The plan tracker's schema: gravity and terrain are the world's unless overridden, and a value
+out of its range is refused in one line naming the node and the parameter."""
 import pytest
 
-from zoo_description_tools.physics import STANDARD_GRAVITY
 from zoo_runtime import parameter_schema, rclpy
 
 
-def test_gravity_default_is_standard_gravity():
+def test_gravity_and_terrain_default_to_the_worlds():
     schema = parameter_schema.load('trajectory_optimizer', 'plan_tracker')
-    assert schema.entries['gravity'].default == STANDARD_GRAVITY
+    assert schema.entries['gravity'].default == 0.0  # 0: the world's (/sim/gravity)
+    assert schema.entries['world'].default == ''     # '': the simulator's (/sim/world)
 
 
 @pytest.mark.parametrize('name, value, words', [

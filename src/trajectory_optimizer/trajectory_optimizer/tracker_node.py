@@ -3,6 +3,12 @@ the plan into joint targets with URDF-exact IK and feed-forward torques (``track
 streams PD + feed-forward commands at ``rate`` Hz on ``/<robot>/joint_pd_commands``
 (zoo_interfaces/JointPDCommand: the simulator's motors, or a Go1 bridge, evaluate the law).
 
+Gravity and terrain: the world's, from the simulator's latched ``/sim/gravity`` and ``/sim/world``;
+the plan is made when both are known (joint states before that wait). Under real ROS the node
+waits for them in its constructor (up to ``WORLD_WAIT_S``), so that it is ready with its plan as
+before. The ``gravity`` (|g|, m/s^2; > 0) and ``world`` (a world name or path; non-empty)
+parameters override the simulator's; with both (or ``plan_file``) the plan is made at once.
+
 Sequence: from the measured joints to the stand pose, to the plan's first pose (``ramp_s`` each),
 the plan at ``playback_speed``, then a hold of its last pose.
 
@@ -26,15 +32,20 @@ from __future__ import annotations
 
 import collections
 import math
+import time
 from pathlib import Path
 
 import numpy as np
 
-from zoo_runtime import parameter_schema, rclpy
+from zoo_runtime import EMBEDDED, parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
+from zoo_runtime.interfaces.geometry_msgs.msg import Vector3
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
+from zoo_runtime.interfaces.std_msgs.msg import String
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
+
+from zoo_sim import WORLD_GRAVITY_TOPIC, WORLD_TOPIC
 
 from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, StanceShift,
                        interpolate, plan_to_joints, reshape_swings)
@@ -42,6 +53,8 @@ from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, S
 Node = rclpy.node.Node
 
 LEG_JOINTS = ('hip', 'thigh', 'calf')
+# wall seconds the node waits for the world's gravity: the simulator's start-up under ros2 launch
+WORLD_WAIT_S = 60.0
 
 
 class PlanTracker(Node):
@@ -49,7 +62,7 @@ class PlanTracker(Node):
         super().__init__('plan_tracker', **kwargs)
         p = parameter_schema.load('trajectory_optimizer', 'plan_tracker').declare(self)
         self.robot, self.robot_config = p['robot'], p['robot_config']
-        self.plan_file, self.gravity = p['plan_file'], p['gravity']  # gravity: the plan's
+        self.plan_file, self.gravity = p['plan_file'], p['gravity']  # the plan's; 0: the world's
         self.goal, self.duration, self.gait = list(p['goal']), p['duration'], p['gait']
         self.world, self.mu, self.budget = p['world'], p['mu'], p['budget']
         self.rate, self.speed, self.ramp_s = p['rate'], p['playback_speed'], p['ramp_s']
@@ -62,7 +75,11 @@ class PlanTracker(Node):
         self.swing_warp, self.swing_lift = p['swing_warp'], p['swing_lift']
         self.lead_s = p['command_lead_s']
 
-        self.plan = self._make_plan()
+        self.plan = None
+        if self.plan_file or (self.gravity > 0 and self.world):
+            self.plan = self._make_plan()
+        else:
+            self._wait_for_world()
         self.joints: list[str] | None = None
         self.trajectory: JointTrajectory | None = None
         self.q_measured: np.ndarray | None = None
@@ -99,6 +116,40 @@ class PlanTracker(Node):
         if not plan.success:
             self.get_logger().error(f"plan failed: {plan['status']}; the robot keeps standing")
         return plan
+
+    def _wait_for_world(self) -> None:
+        """Plan once the world's gravity and terrain are known (the simulator's latched topics).
+        A process of its own (real ROS) waits here; in the embedded world the messages come with
+        the first spin (with --processes only once the lockstep runs: no node may wait here)."""
+        qos = rclpy.qos.QoSProfile(depth=1,
+                                   durability=rclpy.qos.DurabilityPolicy.TRANSIENT_LOCAL)
+        if not self.gravity > 0:
+            self.create_subscription(Vector3, WORLD_GRAVITY_TOPIC, self._on_world_gravity, qos)
+        if not self.world:
+            self.create_subscription(String, WORLD_TOPIC, self._on_world, qos)
+        if EMBEDDED:
+            return
+        deadline = time.monotonic() + WORLD_WAIT_S
+        while self.plan is None and time.monotonic() < deadline:
+            rclpy.spin_once(self, timeout_sec=0.1)
+        if self.plan is None:
+            raise ValueError(f'plan_tracker: no gravity and world on {WORLD_GRAVITY_TOPIC}, '
+                             f'{WORLD_TOPIC} within {WORLD_WAIT_S:g} s: no simulator runs (set '
+                             'parameters gravity and world)')
+
+    def _on_world_gravity(self, g: Vector3) -> None:
+        if not self.gravity > 0:
+            self.gravity = math.sqrt(g.x ** 2 + g.y ** 2 + g.z ** 2)
+            self._plan_once_known()
+
+    def _on_world(self, msg: String) -> None:
+        if not self.world:
+            self.world = msg.data or 'empty'   # no world file: flat ground
+            self._plan_once_known()
+
+    def _plan_once_known(self) -> None:
+        if self.plan is None and self.gravity > 0 and self.world:
+            self.plan = self._make_plan()
 
     def _prepare(self, joints: list[str], q_now: np.ndarray) -> None:
         """Joint targets for the whole run, once the robot's joints are known."""
@@ -138,6 +189,8 @@ class PlanTracker(Node):
 
     # -- callbacks --------------------------------------------------------------------------------
     def _on_joints(self, msg: JointState) -> None:
+        if self.plan is None:
+            return  # no world's gravity yet: nothing to track
         if self.joints is None:
             self.joints = list(msg.name)
             self._prepare(self.joints, np.asarray(msg.position, dtype=float))
@@ -208,6 +261,9 @@ class PlanTracker(Node):
     # -- results ----------------------------------------------------------------------------------
     def robozoo_metrics(self) -> dict:
         p = self.plan
+        if p is None:
+            return {'plan_status': 'no world from the simulator', 'plan_success': False,
+                    'commands': self.sent}
         out = {'plan_status': p['status'], 'plan_success': bool(p['success']),
                'gravity': float(p['gravity']), 'solve_time_s': float(p['solve_time_s']),
                'iterations': int(p['iterations']), 'commands': self.sent,
@@ -245,6 +301,8 @@ class PlanTracker(Node):
 
     def robozoo_write_outputs(self, folder: Path) -> list[Path]:
         from .plan_file import save_plan
+        if self.plan is None:
+            return []
         return [save_plan(Path(folder) / 'plan.npz', dict(self.plan))]
 
 

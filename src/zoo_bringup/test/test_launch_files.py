@@ -1,5 +1,5 @@
-"""The ROS 2 launch files in CI: `launch`/`launch_ros` are replaced by recording fakes at the very
-edge, so what is tested is our file -> Node(...) arguments. The same files through the upstream
+"""The ROS 2 launch file in CI: `launch`/`launch_ros` are replaced by recording fakes at the very
+edge, so what is tested is our file -> Node(...) arguments. The same file through the upstream
 Jazzy launch/launch_ros with real processes: tests/ros/test_launch_arguments.py (the ROS tier)."""
 import importlib.util
 import sys
@@ -44,10 +44,8 @@ def _load(path):
     return mod.generate_launch_description()
 
 
-def test_scenario_launch_file_starts_the_scenario_nodes(fake_launch):
-    actions = _load(workspace_root() / 'launch' / 'talker_listener.launch.py')
-    declared = {a.args[0]: a.kwargs for a in actions if 'description' in a.kwargs}
-    assert declared['scenario']['default_value'] == 'talker_listener'
+def test_launch_file_starts_the_named_scenario_nodes(fake_launch):
+    actions = _load(workspace_root() / 'launch' / 'robozoo.launch.py')
     opaque = [a for a in actions if 'function' in a.kwargs][0]
     nodes = opaque.kwargs['function']({'scenario': 'talker_listener', 'set': 'talker.rate=5.0',
                                        'backend': 'gazebo', 'gz_sensors': 'node'})
@@ -60,7 +58,8 @@ def test_scenario_launch_file_starts_the_scenario_nodes(fake_launch):
     assert got['talker']['parameters'][-1]['use_sim_time'] is False
 
 
-def test_generic_launch_file_requires_a_scenario_argument(fake_launch):
+def test_the_one_launch_file_requires_a_scenario_argument(fake_launch):
+    assert [f.name for f in (workspace_root() / 'launch').iterdir()] == ['robozoo.launch.py']
     actions = _load(workspace_root() / 'launch' / 'robozoo.launch.py')
     declared = {a.args[0]: a.kwargs for a in actions if 'description' in a.kwargs}
     assert 'default_value' not in declared['scenario']
@@ -104,7 +103,7 @@ def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeyp
     if installed_share('ros_gz_bridge') is not None:
         pytest.skip('ros_gz_bridge is installed here')
     monkeypatch.setattr(tempfile, 'tempdir', str(tmp_path))
-    actions = _load(workspace_root() / 'launch' / 'nao_wave_walk.launch.py')
+    actions = _load(workspace_root() / 'launch' / 'robozoo.launch.py')
     opaque = [a for a in actions if 'function' in a.kwargs][0]
     with pytest.raises(RuntimeError, match='backend:=gazebo needs ros_gz_bridge, which is not '
                        'installed in AMENT_PREFIX_PATH'):
@@ -114,7 +113,8 @@ def test_gazebo_without_ros_gz_bridge_fails_before_any_node(fake_launch, monkeyp
 
 def test_launch_files_scenarios_worlds_and_models_are_installed(monkeypatch):
     """Issue 16 item 10: from an install space alone (no checkout found), `ros2 launch
-    zoo_bringup nao_wave_walk.launch.py` finds its launch file, scenario, parameter files and world."""
+    zoo_bringup robozoo.launch.py scenario:=nao_wave_walk` finds its launch file, scenario,
+    parameter files and world."""
     import zoo_scenario.scenario as scenario
     import zoo_sim.resources as resources
     share = scenario.installed_share('zoo_bringup')

@@ -66,21 +66,23 @@ TOY_FILES = {
         joints: {leg1_joint: 0.0, leg2_joint: 0.5}
         '''),
     'config/pid_gains.yaml': textwrap.dedent('''\
-        joint_pid_controller:
+        /**:
           ros__parameters:
             joints: [leg1_joint, leg2_joint]
             gains:
-              leg1_joint: {p: 5.0, i: 0.0, d: 0.1, u_clamp_max: 3.0, u_clamp_min: -3.0,
-                           antiwindup_strategy: back_calculation}
-              leg2_joint: {p: 5.0, i: 0.0, d: 0.1, u_clamp_max: 3.0, u_clamp_min: -3.0,
-                           antiwindup_strategy: back_calculation}
+              leg1_joint: {p: 5.0, i: 0.0, d: 0.1, antiwindup_strategy: back_calculation}
+              leg2_joint: {p: 5.0, i: 0.0, d: 0.1, antiwindup_strategy: back_calculation}
         '''),
 }
 
 
 @pytest.fixture
 def toy_prefix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An install prefix holding share/toy_description, first on AMENT_PREFIX_PATH."""
+    """An install prefix holding share/toy_description (registered in its ament index), first on
+    AMENT_PREFIX_PATH."""
+    index = tmp_path / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'toy_description').touch()
     share = tmp_path / 'share' / 'toy_description'
     for rel, text in TOY_FILES.items():
         (share / rel).parent.mkdir(parents=True, exist_ok=True)

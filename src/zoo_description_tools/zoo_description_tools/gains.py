@@ -10,5 +10,6 @@ GAIN_KEYS = ('p', 'i', 'd', 'u_clamp_max', 'u_clamp_min', 'i_clamp_max', 'i_clam
              'antiwindup_strategy', 'tracking_time_constant', 'error_deadband',
              'feedforward_gain', 'derivative_filter_time_constant')
 STRATEGIES = ('none', 'back_calculation', 'conditional_integration')
-# what every description's pid_gains.yaml sets (the rest take joint_pid_control's defaults)
-DESCRIPTION_GAIN_KEYS = ('p', 'i', 'd', 'u_clamp_max', 'u_clamp_min', 'antiwindup_strategy')
+# what every description's pid_gains.yaml sets (the rest take joint_pid_control's defaults; the
+# output clamp u_clamp_* its URDF's velocity limit, so the contract refuses them there)
+DESCRIPTION_GAIN_KEYS = ('p', 'i', 'd', 'antiwindup_strategy')

@@ -15,7 +15,12 @@ import numpy as np
 
 from .errors import DescriptionError
 
+# The joint kinds that move (the simulator actuates them; the rest are fixed or unsupported)
 MOVABLE = ('revolute', 'continuous', 'prismatic')
+# Gazebo's contact tags in a URDF <gazebo reference="<link>"> block -> the SDF surface names
+# (zoo_sim.sdf_world.Surface fields) the simulator maps onto its contacts
+GAZEBO_CONTACT_TAGS = {'mu1': 'mu', 'mu2': 'mu2', 'kp': 'kp', 'kd': 'kd', 'minDepth': 'min_depth',
+                       'maxVel': 'max_vel'}
 
 
 @dataclass(frozen=True)

@@ -49,19 +49,7 @@ for _sub in RCLPY_SUBMODULES:
 
 
 def workspace_root() -> str | None:
-    """The robozoo workspace root: ``ROBOZOO_WS``, else the first parent of the cwd or of this
-    file that holds ``colcon.meta`` and ``src/``; None when not run from a workspace."""
-    env = os.environ.get('ROBOZOO_WS')
-    if env:
-        return os.path.abspath(env)
-    for start in (os.getcwd(), os.path.dirname(os.path.abspath(__file__))):
-        d = start
-        while True:
-            if os.path.isfile(os.path.join(d, 'colcon.meta')) and os.path.isdir(
-                    os.path.join(d, 'src')):
-                return d
-            parent = os.path.dirname(d)
-            if parent == d:
-                break
-            d = parent
-    return None
+    """:func:`zoo_runtime.resources.workspace_root` as a string (None outside a workspace)."""
+    from .resources import workspace_root as root
+    r = root()
+    return str(r) if r else None

@@ -108,9 +108,47 @@ def test_parameter_files_resolve_and_missing_ones_are_named(tmp_path):
         parse_scenario({'nodes': [dict(node, parameters=['missing.yaml'])]}, sc_file)
 
 
-def test_every_shipped_scenario_parses_and_has_a_launch_file():
-    from zoo_scenario.scenario import workspace_root
-    launch_dir = workspace_root() / 'launch'
-    for name, path in list_scenarios().items():
+def test_every_shipped_scenario_parses():
+    for path in list_scenarios().values():
         load_scenario(str(path))
-        assert (launch_dir / f'{name}.launch.py').is_file(), f'no launch file for {name}'
+
+
+def test_extends_merges_mappings_deep_and_robots_and_nodes_by_name(tmp_path):
+    import yaml
+    (tmp_path / 'base.yaml').write_text(yaml.safe_dump(SIM))
+    (tmp_path / 'child.yaml').write_text(yaml.safe_dump({
+        'extends': 'base.yaml', 'physics': {'real_time_factor': 1.0},
+        'robots': [{'name': 'go1', 'pose': [1, 0, 0.3, 0, 0, 0]}],
+        'nodes': [{'name': 'pid', 'parameters': {'gains': {'FL_hip_joint': {'d': 0.1}}},
+                   'remappings': {'c': '/d'}},
+                  {'name': 'talker', 'package': 'zoo_bringup', 'executable': 'talker'}]}))
+    sc = load_scenario(str(tmp_path / 'child.yaml'))
+    assert sc.name == 'child' and sc.physics == {'step': 0.002, 'real_time_factor': 1.0}
+    (go1,) = sc.robots
+    assert go1.package == 'go1_description' and go1.pose == [1, 0, 0.3, 0, 0, 0]
+    pid, talker = sc.nodes
+    assert pid.parameters == {'gains.FL_hip_joint.p': 2.0, 'gains.FL_hip_joint.d': 0.1}
+    assert pid.remappings == [('a', '/b'), ('c', '/d')] and pid.namespace == '/go1'
+    assert talker.executable == 'talker'
+
+
+def test_shipped_variants_equal_their_written_out_form():
+    """go1_trot_mars is go1_trot_earth with its gravity: everything else comes from the base."""
+    earth, mars = load_scenario('go1_trot_earth'), load_scenario('go1_trot_mars')
+    assert mars.gravity == [0.0, 0.0, -3.72111] and mars.physics == earth.physics
+    assert [n.name for n in mars.nodes] == [n.name for n in earth.nodes]
+    assert mars.nodes[0].parameters == earth.nodes[0].parameters
+
+
+@pytest.mark.parametrize('files, fragment', [
+    ({'a.yaml': 'extends: nowhere_like_this\n'}, "a.yaml: field 'extends': unknown scenario"),
+    ({'a.yaml': 'extends: b.yaml\n', 'b.yaml': 'extends: a.yaml\n'},
+     "b.yaml: field 'extends': 'a.yaml' closes a cycle (a.yaml -> b.yaml -> a.yaml)"),
+    ({'a.yaml': 'extends: [x]\n'}, "a.yaml: field 'extends': expected a scenario name"),
+])
+def test_extends_errors_name_the_file_and_field(tmp_path, files, fragment):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(str(tmp_path / 'a.yaml'))
+    assert fragment in str(exc.value)

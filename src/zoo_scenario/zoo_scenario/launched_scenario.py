@@ -24,18 +24,16 @@ from .scenario import load_scenario
 
 class LaunchedScenario:
     def __init__(self, scenario: str, env: dict[str, str], log: Path, sets: list[str] = (),
-                 generic: bool = False, launch_args: list[str] = ()):
-        """``generic``: through robozoo.launch.py scenario:=<scenario>, not <scenario>.launch.py;
-        ``launch_args``: more ``name:=value`` arguments (``backend:=gazebo``)."""
+                 launch_args: list[str] = ()):
+        """Through robozoo.launch.py scenario:=<scenario>; ``launch_args``: more ``name:=value``
+        arguments (``backend:=gazebo``)."""
         self.scenario = scenario
         self.env = env
         self.log = log
         self.robots = [r.name for r in load_scenario(scenario).robots]
         plan = launch_plan(scenario, list(sets))
         self.node_names = sorted(fully_qualified(n.namespace, n.name) for n in plan.nodes)
-        args = ['ros2', 'launch', 'zoo_bringup'] + (
-            ['robozoo.launch.py', f'scenario:={scenario}'] if generic
-            else [f'{scenario}.launch.py'])
+        args = ['ros2', 'launch', 'zoo_bringup', 'robozoo.launch.py', f'scenario:={scenario}']
         if sets:
             args.append('set:=' + ';'.join(sets))
         args += list(launch_args)

@@ -22,7 +22,13 @@ A scenario is ``config/scenarios/<name>.yaml``::
         remappings: {chatter: /demo/chat}
     record: [/demo/chatter]      # topics `--record` writes (empty: the defaults below)
 
-Pure functions only: this module imports no ROS and no simulator, so the launch files use it too.
+``extends: <scenario name or .yaml path>`` starts from that scenario's fields (a relative path is
+the extending file's): mappings merge key by key (deep), ``robots`` and ``nodes`` entries merge
+with the base's entry of the same name (new names are appended), any other list or value replaces
+the base's. Nothing of the base can be removed. A base may extend another; a cycle or a missing
+base is an error naming the file and ``extends``.
+
+Pure functions only: this module imports no ROS and no simulator, so the launch file uses it too.
 """
 from __future__ import annotations
 
@@ -36,10 +42,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from zoo_runtime.resources import package_share as installed_share  # also ros_launch's
+from zoo_runtime.resources import workspace_root
 
 SIM_NODE_NAME = 'sim'
-TOP_KEYS = {'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'robots', 'simulator',
-            'nodes', 'record', 'report'}
+TOP_KEYS = {'extends', 'description', 'duration', 'seed', 'world', 'gravity', 'physics', 'robots',
+            'simulator', 'nodes', 'record', 'report'}
 NODE_KEYS = {'name', 'package', 'executable', 'namespace', 'parameters', 'remappings'}
 ROBOT_KEYS = {'name', 'package', 'args', 'pose', 'model', 'fixed_base', 'initial_positions',
               'contact_links', 'imu_link', 'fall_height'}
@@ -132,22 +140,6 @@ def scenario_dirs() -> list[Path]:
     return dirs
 
 
-def installed_share(pkg: str) -> Path | None:
-    """``<prefix>/share/<pkg>`` of the first AMENT_PREFIX_PATH prefix that has it (what
-    ament_index_python's get_package_share_directory gives, without needing it)."""
-    for prefix in filter(None, os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)):
-        if (Path(prefix) / 'share' / 'ament_index' / 'resource_index' / 'packages' / pkg
-                ).is_file():
-            return Path(prefix) / 'share' / pkg
-    return None
-
-
-def workspace_root() -> Path | None:
-    from zoo_runtime import workspace_root as root  # light import: no rclpy needed for this
-    r = root()
-    return Path(r) if r else None
-
-
 def list_scenarios() -> dict[str, Path]:
     found: dict[str, Path] = {}
     for d in scenario_dirs():
@@ -172,7 +164,46 @@ def find_scenario(name_or_path: str) -> Path:
 
 def load_scenario(name_or_path: str) -> Scenario:
     path = find_scenario(name_or_path)
-    return parse_scenario(load_yaml(path), path)
+    return parse_scenario(extended(load_yaml(path), path), path)
+
+
+def extended(data: Any, path: Path, chain: tuple[Path, ...] = ()) -> Any:
+    """``data`` with its ``extends:`` chain merged in (module docstring); the data unchanged
+    without one."""
+    if not isinstance(data, dict) or 'extends' not in data:
+        return data
+    chain += (path.resolve(),)
+    ref = data['extends']
+    _expect(isinstance(ref, str) and ref != '', path, 'extends', f'a scenario name or .yaml path, '
+            f'got {ref!r}')
+    try:
+        base_path = find_scenario(ref if not ref.endswith(('.yaml', '.yml')) or os.path.isabs(ref)
+                                  else str(path.parent / ref))
+    except ScenarioError as exc:
+        raise ScenarioError(f'{path}: field \'extends\': {exc}') from None
+    if base_path.resolve() in chain:
+        raise ScenarioError(f"{path}: field 'extends': {ref!r} closes a cycle ("
+                            + ' -> '.join(p.name for p in chain + (base_path,)) + ')')
+    base = extended(load_yaml(base_path), base_path, chain)
+    _expect(isinstance(base, dict), base_path, '<top>', 'a mapping of scenario fields')
+
+    def merge(a: Any, b: Any) -> Any:
+        if isinstance(a, dict) and isinstance(b, dict):
+            return {**a, **{k: merge(a[k], v) if k in a else v for k, v in b.items()}}
+        return b
+
+    def by_name(a: Any, b: Any) -> Any:
+        if not (isinstance(a, list) and isinstance(b, list)):
+            return b
+        named = {e['name']: e for e in b if isinstance(e, dict) and 'name' in e}
+        out = [merge(e, named[e['name']]) if isinstance(e, dict) and e.get('name') in named
+               else e for e in a]
+        taken = {e['name'] for e in a if isinstance(e, dict) and 'name' in e}
+        return out + [e for e in b if not (isinstance(e, dict) and e.get('name') in taken)]
+
+    data = {k: v for k, v in data.items() if k != 'extends'}
+    return {**merge(base, data), **{k: by_name(base.get(k), data[k])
+                                    for k in ('robots', 'nodes') if k in data}}
 
 
 class DuplicateKey(yaml.YAMLError):

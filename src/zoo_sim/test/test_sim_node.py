@@ -307,6 +307,9 @@ def test_a_registered_sensor_kind_becomes_a_topic(tmp_path, monkeypatch):
     monkeypatch.setitem(sensors.SENSOR_KINDS, 'altimeter', Altimeter)
     share = tmp_path / 'share' / 'alt_description'
     (share / 'urdf').mkdir(parents=True)
+    index = tmp_path / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True)
+    (index / 'alt_description').touch()
     (share / 'package.xml').write_text((DATA / 'prefix' / 'share' / PKG / 'package.xml')
                                        .read_text().replace(PKG, 'alt_description'))
     (share / 'urdf' / 'alt.urdf').write_text(urdf_text('walker.urdf', **{

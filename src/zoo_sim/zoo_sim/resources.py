@@ -11,25 +11,16 @@ from pathlib import Path
 
 from zoo_description_tools import DescriptionError
 from zoo_description_tools import find_description as _find_description
+from zoo_runtime.resources import package_share, workspace_root
 
 from . import SimConfigError
 
 RESOURCE_ENV = ('GZ_SIM_RESOURCE_PATH', 'IGN_GAZEBO_RESOURCE_PATH', 'SDF_PATH')
 
 
-def workspace_root() -> Path | None:
-    from zoo_runtime import workspace_root as root
-    r = root()
-    return Path(r) if r else None
-
-
 def installed_share() -> Path | None:
     """zoo_sim's installed share directory (worlds/ and models/ are installed there)."""
-    for prefix in filter(None, os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep)):
-        if (Path(prefix) / 'share' / 'ament_index' / 'resource_index' / 'packages' /
-                'zoo_sim').is_file():
-            return Path(prefix) / 'share' / 'zoo_sim'
-    return None
+    return package_share('zoo_sim')
 
 
 def model_search_paths() -> list[Path]:

@@ -3,7 +3,9 @@
 Per robot ``/<robot>/...``: ``joint_states``, ``odometry/ground_truth``, ``imu``, ``contacts``,
 ``robot_description`` (transient local); commands ``<joint>/cmd_vel`` and ``<joint>/cmd_force``
 (std_msgs/Float64) and ``joint_commands`` (sensor_msgs/JointState: ``velocity`` and/or
-``effort`` by name, the fast path). Global: ``/tf``, ``/tf_static``; services ``/sim/reset``,
+``effort`` by name, the fast path). Global: ``/tf``, ``/tf_static``, the world's gravity on
+``/sim/gravity`` (geometry_msgs/Vector3) and its world on ``/sim/world`` (std_msgs/String, the
+``world`` parameter), both transient local; services ``/sim/reset``,
 ``/sim/pause``, ``/sim/step``, ``/sim/set_pose``. Publishers are timers on sim time.
 
 In the embedded world the lockstep executor owns time (``/clock``) and drives
@@ -36,7 +38,7 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics as RobotMetricsMsg
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
-from . import SimConfigError
+from . import WORLD_GRAVITY_TOPIC, WORLD_TOPIC, SimConfigError
 from .backends import BackendConfig, backend_class, backend_parameters
 from .command_sync import CommandSync
 from .joint_motors import check_model
@@ -73,6 +75,10 @@ class Simulator(Node):
         self._tf_pub = self.create_publisher(TFMessage, '/tf', 10)
         self._tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
         self._publish_tf_static()
+        self.create_publisher(Vector3, WORLD_GRAVITY_TOPIC, LATCHED).publish(
+            Vector3(**dict(zip('xyz', map(float, self._world_gravity())))))
+        self.create_publisher(String, WORLD_TOPIC, LATCHED).publish(
+            String(data=self.get_parameter('world').value or ''))
         publishers = {'joint_states_rate': self._publish_joint_states,
                       'odometry_rate': self._publish_odometry, 'imu_rate': self._publish_imu,
                       'tf_rate': self._publish_tf, 'contacts_rate': self._publish_contacts}
@@ -145,6 +151,18 @@ class Simulator(Node):
             seed=self.get_parameter('seed').value,
             real_time_factor=self.get_parameter('real_time_factor').value,
             joint_motor=motor, options=options))
+
+    def _world_gravity(self):
+        """The gravity the physics runs: the backend's own figure, else the ``gravity``
+        parameter's, else the world file's."""
+        gravity = self.physics.metrics().get('gravity') or self._list('gravity', (int, float))
+        if gravity:
+            return gravity
+        from zoo_description_tools.physics import EARTH_GRAVITY
+        from .resources import find_world
+        from .sdf_world import load_world
+        world = self.get_parameter('world').value
+        return load_world(find_world(world), validate=False).gravity if world else EARTH_GRAVITY
 
     def _robot_spec(self, name: str) -> RobotSpec:
         p = f'robots.{name}.'

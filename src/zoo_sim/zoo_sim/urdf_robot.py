@@ -16,15 +16,13 @@ from typing import Mapping
 
 from zoo_description_tools import DescriptionError, Joint, parse_urdf as parse_model
 from zoo_description_tools import run_xacro as _run_xacro, xacro_to_urdf
+from zoo_description_tools.urdf_model import GAZEBO_CONTACT_TAGS, MOVABLE
 from zoo_description_tools.xacro_args import ARGS_FILE
 
 from . import SimConfigError
 from .resources import find_description, resolve_uri
 from .sdf_world import Surface
 
-ACTUATED = ('revolute', 'continuous', 'prismatic')
-GAZEBO_LINK_TAGS = {'mu1': 'mu', 'mu2': 'mu2', 'kp': 'kp', 'kd': 'kd', 'minDepth': 'min_depth',
-                    'maxVel': 'max_vel'}
 # Rendering-only or ROS-plumbing tags of <gazebo> blocks: nothing for the physics to do.
 GAZEBO_IGNORED = {'material', 'visual', 'turnGravityOff', 'provideFeedback',
                   'implicitSpringDamper', 'stopCfm', 'stopErp', 'static', 'fdir1', 'laserRetro',
@@ -53,7 +51,7 @@ class RobotDescription:
     @property
     def actuated(self) -> list[Joint]:
         """Joints that get a motor: movable and not mimicking another joint."""
-        return [j for j in self.joints if j.type in ACTUATED and j.mimic is None]
+        return [j for j in self.joints if j.type in MOVABLE and j.mimic is None]
 
 
 def description_file(package: str, robot: str | None = None) -> Path:
@@ -121,9 +119,9 @@ def _gazebo_block(block: ET.Element, desc: RobotDescription) -> None:
     surface = desc.surfaces.setdefault(ref, Surface()) if ref else None
     for child in block:
         tag = child.tag
-        if surface is not None and tag in GAZEBO_LINK_TAGS:
+        if surface is not None and tag in GAZEBO_CONTACT_TAGS:
             try:
-                setattr(surface, GAZEBO_LINK_TAGS[tag], float(child.text))
+                setattr(surface, GAZEBO_CONTACT_TAGS[tag], float(child.text))
             except (TypeError, ValueError):
                 raise SimConfigError(f'{where}/{tag}: expected a number, got '
                                      f"'{child.text}'") from None

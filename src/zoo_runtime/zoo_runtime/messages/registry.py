@@ -12,7 +12,6 @@ the first time one of its types (or a type referring to it) is needed.
 from __future__ import annotations
 
 import difflib
-import os
 import threading
 from pathlib import Path
 
@@ -73,15 +72,10 @@ def package_dirs() -> dict[str, list[Path]]:
 
 
 def _discover() -> dict[str, list[Path]]:
-    from zoo_runtime import workspace_root
-    roots: list[Path] = []
+    from zoo_runtime.resources import ament_prefixes, workspace_root
     ws = workspace_root()
-    if ws:
-        roots.append(Path(ws) / 'src')
-    roots.append(INTERFACE_DEFS)
-    for prefix in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep):
-        if prefix:
-            roots.append(Path(prefix) / 'share')
+    roots = ([ws / 'src'] if ws else []) + [INTERFACE_DEFS] + [
+        prefix / 'share' for prefix in ament_prefixes()]
     found: dict[str, list[Path]] = {}
     for root in roots:
         if not root.is_dir():

@@ -1,8 +1,0 @@
-"""`ros2 launch zoo_bringup hoap2_navigation.launch.py [backend:=gazebo]`: the hoap2_navigation
-scenario under ROS 2, MuJoCo physics by default (Gazebo Harmonic with backend:=gazebo);
-`set:=node.param=value;...` overrides parameters."""
-from zoo_scenario.ros_launch import scenario_launch_description
-
-
-def generate_launch_description():
-    return scenario_launch_description('hoap2_navigation')

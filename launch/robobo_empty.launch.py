@@ -1,8 +1,0 @@
-"""`ros2 launch zoo_bringup robobo_empty.launch.py [backend:=gazebo]`: the robobo_empty scenario
-under ROS 2, MuJoCo physics by default (Gazebo Harmonic with backend:=gazebo);
-`set:=node.param=value;...` overrides parameters."""
-from zoo_scenario.ros_launch import scenario_launch_description
-
-
-def generate_launch_description():
-    return scenario_launch_description('robobo_empty')

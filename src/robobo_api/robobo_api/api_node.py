@@ -66,6 +66,7 @@ class RoboboApi(rclpy.node.Node):
         self._wheel_timer = None
         self._wheel_unlock = 0
         # R12's optional first-order motor (motor_laws.WheelMotor); None: the law's speed at once
+        tau = p['wheel_time_constant']  # >= 0, finite: params/robobo_api.yaml
         self._wheel_motor = WheelMotor(tau) if tau > 0 else None
         self._wheel_ramp = None
         self._waiters: dict[str, rclpy.task.Future] = {}

@@ -5,7 +5,8 @@ pure function the embedded runner uses. :func:`launch_plan` is the whole decisio
 (tested without ROS); :func:`scenario_launch_description` turns it into launch actions and imports
 `launch` lazily, so the rest of zoo_bringup works without ROS.
 
-The simulator node runs MuJoCo by default, also under real ROS. ``backend:=gazebo`` runs Gazebo
+The simulator node runs MuJoCo by default, also under real ROS (``backend:=`` any entry of
+zoo_sim.backends: the hardware links too). ``backend:=gazebo`` runs Gazebo
 Harmonic in the simulator node (gz.sim8 bindings) with ``GZ_SIM_RESOURCE_PATH`` set to the
 workspace's models; the node publishes every topic itself, as with MuJoCo, the IMU and contacts
 read from gz-sim's own sensor systems over gz-transport in its process. ``gz_sensors:=ros_gz_bridge``
@@ -18,11 +19,9 @@ from __future__ import annotations
 import dataclasses
 import os
 import tempfile
-from pathlib import Path
 
 from .scenario import apply_overrides, load_scenario, node_specs
 
-BACKENDS = ('mujoco', 'gazebo')
 GZ_SENSORS = ('node', 'ros_gz_bridge')
 
 
@@ -45,8 +44,9 @@ class LaunchPlan:
 
 def launch_plan(scenario: str, overrides: list[str], backend: str = 'mujoco',
                 gz_sensors: str = 'node') -> LaunchPlan:
-    if backend not in BACKENDS:
-        raise ValueError(f"backend:={backend}: expected one of {', '.join(BACKENDS)}")
+    from zoo_sim.backends import registered  # MuJoCo, Gazebo and the hardware links
+    if backend not in registered():
+        raise ValueError(f"backend:={backend}: expected one of {', '.join(sorted(registered()))}")
     if gz_sensors not in GZ_SENSORS:
         raise ValueError(f"gz_sensors:={gz_sensors}: expected one of {', '.join(GZ_SENSORS)}")
     bridge = backend == 'gazebo' and gz_sensors == 'ros_gz_bridge'
@@ -120,7 +120,7 @@ def _check_packages_installed(plan: LaunchPlan) -> None:
 
 
 def scenario_launch_description(default_scenario: str | None = None):
-    """A LaunchDescription with arguments ``scenario``, ``backend`` (mujoco | gazebo) and ``set``
+    """A LaunchDescription with arguments ``scenario``, ``backend`` (zoo_sim.backends) and ``set``
     (overrides ``node.param=value`` separated by ``;``)."""
     from launch import LaunchDescription
     from launch.actions import AppendEnvironmentVariable, DeclareLaunchArgument, OpaqueFunction
@@ -144,7 +144,8 @@ def scenario_launch_description(default_scenario: str | None = None):
         DeclareLaunchArgument('scenario', description='scenario name or .yaml path',
                               **scenario_arg),
         DeclareLaunchArgument('backend', default_value='mujoco',
-                              description='mujoco (default) | gazebo (Gazebo Harmonic)'),
+                              description='mujoco (default) | gazebo (Gazebo Harmonic) | a '
+                              'hardware link: dynamixel, go1_udp (zoo_sim.backends)'),
         DeclareLaunchArgument('gz_sensors', default_value='node',
                               description='with backend:=gazebo, who publishes the IMU and '
                               'contacts: node (the simulator, from gz-sim sensors; default) | '

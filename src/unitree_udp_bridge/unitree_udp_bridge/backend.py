@@ -300,7 +300,7 @@ class Go1UdpBackend:
         return None
 
     def penetration(self, robot: str) -> float:
-        return 0.0  # unknown
+        return math.nan  # not measured (metrics: null)
 
     # -- report -----------------------------------------------------------------------------------
     def metrics(self) -> dict:

@@ -217,6 +217,11 @@ class MujocoPhysics:
         return cls(build_scene(world, robots, gravity=gravity, step=step,
                                joint_motor=joint_motor), seed=seed)
 
+    @property
+    def gravity(self) -> list[float]:
+        """The world's gravity vector, m/s^2 (the contract's optional ``gravity``)."""
+        return self.model.opt.gravity.tolist()
+
     @classmethod
     def from_config(cls, config) -> 'MujocoPhysics':
         """The backend registry's constructor (backends.BackendConfig)."""

@@ -105,8 +105,11 @@ class RobotBackend(Protocol):
     def command_warnings(self, now_ns: int) -> list[str]: ...  # throttled summaries
     def command_counts(self, robot: str) -> tuple[int, int]: ...  # (rejected, clamped)
 
-    # the backend's own report for robozoo run (the robots' come from zoo_sim.metrics)
+    # the backend's own report for robozoo run (the robots' come from zoo_sim.metrics), asked
+    # once the run is over (a hardware link stops its robot to answer)
     def metrics(self) -> Mapping[str, Any]: ...
+    # optional: ``gravity``, the world's gravity vector (m/s^2) where the backend knows it; the
+    # node publishes it latched on /sim/gravity (else the parameter's, else the world file's)
 
 
 def robot_info_from(built, velocity_limits: np.ndarray, effort_limits: np.ndarray) -> RobotInfo:

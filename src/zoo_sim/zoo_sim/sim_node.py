@@ -153,9 +153,11 @@ class Simulator(Node):
             joint_motor=motor, options=options))
 
     def _world_gravity(self):
-        """The gravity the physics runs: the backend's own figure, else the ``gravity``
-        parameter's, else the world file's."""
-        gravity = self.physics.metrics().get('gravity') or self._list('gravity', (int, float))
+        """The gravity the physics runs: the backend's own figure (the optional ``gravity`` of the
+        contract; never ``metrics()``, the end-of-run report, which a hardware link answers by
+        stopping), else the ``gravity`` parameter's, else the world file's."""
+        gravity = (getattr(self.physics, 'gravity', None)
+                   or self._list('gravity', (int, float)))
         if gravity:
             return gravity
         from zoo_description_tools.physics import EARTH_GRAVITY

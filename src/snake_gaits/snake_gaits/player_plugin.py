@@ -2,7 +2,8 @@
 ``gait_player.generators``, this package's setup.py): a serpenoid gait through the R25 protocol,
 or an angle file, as goal positions on ``joint_targets`` at 10 Hz (spec §3.4, R10, R19, R25).
 
-Parameters (declared on the player node, as the snake's own gait node did): ``gait``
+Parameters (declared on the player node from this package's schema part
+``params/_snake_gait.yaml``, as the snake's own gait node did): ``gait``
 (linear_progression | lateral_rolling | sidewinding), the seven serpenoid parameters
 (``amplitude_odd`` ... ``offset``; NaN: the preset's), ``direction`` (+1/-1), ``leg_s`` (4 s),
 ``legs`` (2: forward then reversed), ``angle_file`` (a path: play it instead of a gait; the run
@@ -79,17 +80,14 @@ class LegMeter:
         return record
 
 
-def declare_plan(declare, node: str) -> LegPlan:
-    gait = declare('gait', 'linear_progression').value
-    overrides = {}
-    for name in PARAMS:
-        value = declare(name, math.nan).value
-        if not math.isnan(value):
-            overrides[name] = float(value)
-    direction = int(declare('direction', 1).value)
-    leg_s = float(declare('leg_s', 4.0).value)
-    n_legs = int(declare('legs', 2).value)
-    path = declare('angle_file', '').value
+def plan(values: dict, node: str) -> LegPlan:
+    """The legs the parameters ``values`` (of ``params/_snake_gait.yaml``) ask for."""
+    gait = values['gait']
+    overrides = {name: float(values[name]) for name in PARAMS if not math.isnan(values[name])}
+    direction = int(values['direction'])
+    leg_s = float(values['leg_s'])
+    n_legs = int(values['legs'])
+    path = values['angle_file']
     if path:
         joints, table = angle_file.read(path)
         legs = [Leg('file', angle_file.AngleFileGait(joints, table), len(table))]
@@ -104,10 +102,9 @@ def declare_plan(declare, node: str) -> LegPlan:
                     Serpenoid(params if i % 2 == 0 else params.reversed()), ticks)
                 for i in range(n_legs)]
         joints, name = list(legs[0].generator.joints), gait
-    published = declare('links', state_log.PUBLISHED_LINKS).value
-    meter = LegMeter(published, declare('first_axis', 'pitch').value)
+    meter = LegMeter(values['links'], values['first_axis'])
     return LegPlan(name, joints, legs, SAMPLE_INTERVAL, meter)
 
 
 def snake_gait() -> LegProtocol:
-    return LegProtocol(declare_plan)
+    return LegProtocol(plan, ('snake_gaits', '_snake_gait'))

@@ -10,7 +10,8 @@ Parameters (declared on the player node from this package's schema part
 ends with the file), ``links`` and ``first_axis`` (the measurement below). :class:`LegMeter`
 reads ``link_poses`` (the simulator's, world frame) to measure each leg: module-centroid
 displacement along the initial body axis (toward link 0) and across it, the heading change and
-the largest module roll about the body axis (``roll.py``); reported in summary.json.
+the largest module roll about the body axis (``roll.py``); reported in summary.json, null
+(NaN here) when nothing was measured (a Dynamixel bus publishes no link poses).
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ class LegMeter:
     def __init__(self, published: list[str], first_axis: str):
         self._names, self._keep = state_log.module_index(list(published))
         self._first_axis = first_axis
-        self._max_roll = 0.0
+        self._max_roll = math.nan  # nothing measured yet
         self.positions: np.ndarray | None = None
         self._start: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -51,7 +52,7 @@ class LegMeter:
         roll = module_roll_deg(self._names[:len(keep)], [(q.w, q.x, q.y, q.z) for q in o],
                                self._first_axis)
         if roll.size and leg < n_legs:
-            self._max_roll = max(self._max_roll, float(roll.max()))
+            self._max_roll = float(np.fmax(self._max_roll, roll.max()))
         if self._start is None and leg == 0:  # the first leg starts from the spawn pose
             self._start = self._measure()
 
@@ -76,7 +77,7 @@ class LegMeter:
                           dx_m=float(d[0]), dy_m=float(d[1]),
                           heading_deg=(dh + 180.0) % 360.0 - 180.0)
         record['max_roll_deg'] = self._max_roll
-        self._max_roll = 0.0
+        self._max_roll = math.nan
         return record
 
 

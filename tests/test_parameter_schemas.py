@@ -2,8 +2,9 @@
 its schema (``<package>/params/<executable>.yaml``, zoo_runtime.parameter_schema), and the
 generated reference docs (``src/<package>/PARAMETERS.md``, tools/param_docs.py) are current.
 
-Each node is constructed directly with the fewest parameters that let it declare everything. A
-node that needs hardware or a free port (a serial bus, UDP, a WebSocket server) may fail after
+Each node is constructed directly with the fewest parameters that let it declare everything; the
+gait player once per kind of gait (a wave walk, the ZMP walk, the snake's timed protocol), each
+checked against its own schema with the walk's and the gait's parts. A node that needs hardware or a free port (a serial bus, UDP, a WebSocket server) may fail after
 its declarations: what it declared is read from the half-built node all the same.
 """
 from __future__ import annotations
@@ -19,9 +20,6 @@ from zoo_runtime import introspection, parameter_schema, rclpy
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUP = 'robozoo.nodes'
-# Not converted yet, get their schemas next (issue 26): the Walker and the snake gait node,
-# which become one node, gait_player/player, in a package of their own.
-NOT_YET = {'coupled_wave_gait/walker', 'snake_gaits/gait', 'gait_player/player'}
 KEYFRAMES = ROOT / 'src/joint_pid_control/config/keyframes/nao_hip_sway.yaml'
 # executable -> the overrides it needs to declare all its parameters
 MINIMAL = {
@@ -32,6 +30,11 @@ MINIMAL = {
     'grid_navigation/navigator': {'goal': [1.0, 1.0]},
     'robobo_api/robobo_remote': {'robot_id': 61},
     'robobo_api/robobo_sim_remote': {'port': 0},
+}
+# executable -> its variants by name, each with its overrides (the gait player: one per kind)
+VARIANTS = {
+    'gait_player/player': {'wave': {}, 'zmp': {'generator': 'nao_zmp_walk', 'mode': 'continuous'},
+                           'snake': {'generator': 'snake_gait'}},
 }
 
 
@@ -48,11 +51,32 @@ def _runtime_parameters() -> set[str]:
         node.destroy_node()
 
 
-def schema_problems(executable: str, node) -> list[str]:
-    """Why ``node`` (of ``<package>/<executable>``) does not declare its schema's parameters."""
-    package, name = executable.split('/')
+def _cases() -> list:
+    """(executable, overrides) of every node to construct, a variant's id after the name."""
+    cases = []
+    for executable in sorted(_executables()):
+        variants = VARIANTS.get(executable, {'': MINIMAL.get(executable, {})})
+        cases += [pytest.param(executable, overrides, id=f'{executable}:{v}' if v else executable)
+                  for v, overrides in variants.items()]
+    return cases
+
+
+def expected_schema(executable: str, overrides: dict) -> parameter_schema.Schema:
+    """The schema ``executable`` built with ``overrides`` must declare: its own, and for the
+    gait player the walk's and the chosen gait's parts (gait_player.player_node.schema_of)."""
+    schema = parameter_schema.load(*executable.split('/'))
+    if executable != 'gait_player/player':
+        return schema
+    from gait_player import player_node, registry
+    generator = overrides.get('generator', schema.entries['generator'].default)
+    return player_node.schema_of(registry.lookup(generator))
+
+
+def schema_problems(executable: str, node, overrides: dict | None = None) -> list[str]:
+    """Why ``node`` (of ``<package>/<executable>``, built with ``overrides``) does not declare
+    its schema's parameters."""
     try:
-        schema = parameter_schema.load(package, name)
+        schema = expected_schema(executable, overrides or {})
     except parameter_schema.SchemaFileError as exc:
         return [str(exc)]
     declared = set(introspection.declared_parameters(node)) - _runtime_parameters()
@@ -91,15 +115,15 @@ def ros():
     rclpy.shutdown()
 
 
-@pytest.mark.parametrize('executable', sorted(set(_executables()) - NOT_YET))
-def test_node_declares_its_schema(executable, ros, tmp_path, monkeypatch):
+@pytest.mark.parametrize('executable, overrides', _cases())
+def test_node_declares_its_schema(executable, overrides, ros, tmp_path, monkeypatch):
     cls = _executables()[executable].load()
-    overrides = dict(MINIMAL.get(executable, {}))
+    overrides = dict(overrides)
     if executable == 'coupled_wave_gait/gait_search':  # its journal, not the workspace's out/
         overrides['output'] = str(tmp_path / 'search')
     node, error = _build(cls, overrides, monkeypatch)
     try:
-        problems = schema_problems(executable, node)
+        problems = schema_problems(executable, node, overrides)
         assert not problems, '\n'.join(problems) + (f'\n(it failed: {error})' if error else '')
     finally:
         try:

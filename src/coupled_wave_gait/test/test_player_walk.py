@@ -194,13 +194,15 @@ def test_bad_parameters_are_refused(rig):
     r = rig()
     res = set_params(r, [0.0] + PARAMS[1:])
     assert not res.success and 'period_s' in res.message
-    with pytest.raises(Exception, match='mode: expected sampled or continuous'):
+    with pytest.raises(Exception, match="parameter 'mode' = 'wave' .*: expected sampled or "
+                       "continuous, got 'wave'"):
         GaitPlayer(context=r.ctx, parameter_overrides=[P('mode', value='wave')])
     with pytest.raises(Exception, match="generator: expected one of nao_wave_walk, "
                        "nao_wave_walk_flat, nao_wave_walk_smooth, nao_zmp_walk, snake_gait, "
                        "got 'snake'; did you mean 'snake_gait'"):
         GaitPlayer(context=r.ctx, parameter_overrides=[P('generator', value='snake')])
-    with pytest.raises(Exception, match='ramp_time: expected >= 0 s, got -1.0'):
+    with pytest.raises(Exception, match="parameter 'ramp_time' = -1.0 .*: expected >= 0 s, "
+                       "got -1.0"):
         GaitPlayer(context=r.ctx, parameter_overrides=[P('ramp_time', value=-1.0)])
 
 

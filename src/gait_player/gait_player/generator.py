@@ -55,14 +55,16 @@ class Generator:
     """The registry entry of a walk: ``make(params, version, arm_swing, urdf=..., options=...)``.
     ``walk_params``: the parameter vector it plays (``params``; None: it has none);
     ``needs_description``: it needs the robot's URDF (``urdf``, from ``robot_description``);
-    ``options``: defaults of its own parameters (the player declares them as ``gait.<name>``),
-    checked by ``check``; ``command_interface``: ``'targets'`` or ``'pd'``."""
+    ``options``: defaults of its own parameters (the player declares them as ``gait.<name>``,
+    from the schema part ``parameters``, ``(package, '_part')``), checked by ``check``;
+    ``command_interface``: ``'targets'`` or ``'pd'``."""
     make: Callable[..., GaitGenerator]
     walk_params: WalkParameters | None = None
     needs_description: bool = False
     options: Callable[[], dict] = field(default=dict)
     check: Callable[[dict], None] | None = None
     command_interface: str = 'targets'
+    parameters: tuple[str, str] | None = None
 
     def __call__(self, params, version, arm_swing: bool, **context) -> GaitGenerator:
         return self.make(params, version, arm_swing, **context)

@@ -3,8 +3,8 @@ number of ticks, one command per tick on ``joint_targets`` (the snake's R25 prot
 forward, 4 s reversed; an angle file is one leg). No reset, no walk evaluation: an optional
 observer measures each leg from a topic, and the run ends when the legs are done.
 
-A gait registers a :class:`LegProtocol` entry; the player calls ``declare_plan(declare,
-node_name)`` with its ``declare_parameter`` so the gait declares its own parameters.
+A gait registers a :class:`LegProtocol` entry: the player declares the gait's own parameters
+from the gait's schema part and calls ``plan(values, node_name)`` with their values.
 """
 from __future__ import annotations
 
@@ -42,9 +42,12 @@ class LegPlan:
 
 @dataclass(frozen=True)
 class LegProtocol:
-    """A registry entry: ``declare_plan(declare, node_name) -> LegPlan``; a ValueError whose
-    message names the node and parameter for what cannot be played."""
-    declare_plan: Callable[[Callable, str], LegPlan]
+    """A registry entry: ``plan(values, node_name) -> LegPlan`` from the values of the
+    parameters of its schema part ``parameters`` (``(package, '_part')``, zoo_runtime's
+    parameter_schema; declared on the player); a ValueError whose message names the node and
+    parameter for what cannot be played."""
+    plan: Callable[[dict, str], LegPlan]
+    parameters: tuple[str, str]
 
 
 class LegPlayback:

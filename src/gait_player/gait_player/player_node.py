@@ -19,6 +19,10 @@ finished walk); subscribes the base pose (``odometry_topic``, nav_msgs/Odometry)
 generator plans on). A generator's own parameters are ``gait.<name>`` (its registry entry's
 ``options``).
 
+Parameters come from schemas (zoo_runtime's parameter_schema, :func:`schema_of`): the player's
+``generator`` (params/player.yaml), then a walk's (params/_walk.yaml) or none, and the gait's
+own, from the part its registry entry names (``parameters``), checked as one schema.
+
 A walk (specs/nao.md §5.5): targets 0 for every gait joint; at the next odometry message call
 each of ``reset_services`` in turn (std_srvs/Empty; the simulator's world reset and the PID
 node's reset); wait ``settle_time``; record the start pose from the next odometry message; play
@@ -35,7 +39,7 @@ import math
 
 import numpy as np
 
-from zoo_runtime import rclpy
+from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
@@ -48,14 +52,12 @@ from zoo_runtime.interfaces.zoo_interfaces.srv import GetWalkStatistics, SetWalk
 from joint_pid_control.joint_limits import all_limits_from_urdf
 from joint_pid_control.params import ParameterError
 
-from .generator import PLAYBACK_MODES, GaitGenerator
+from .generator import GaitGenerator
 from .legs import LegPlayback, LegProtocol
 from .registry import lookup, resolve_name
-from .walk_evaluation import (M_TO_CM, REFERENCE_FITNESS, EvaluationConfig, WalkMonitor,
-                              WalkStatistics)
+from .walk_evaluation import M_TO_CM, EvaluationConfig, WalkMonitor, WalkStatistics
 
 Node = rclpy.node.Node
-Parameter = rclpy.parameter.Parameter
 QoSProfile = rclpy.qos.QoSProfile
 DurabilityPolicy = rclpy.qos.DurabilityPolicy
 
@@ -63,7 +65,6 @@ IDLE, ARMING, RESETTING, SETTLING, WALKING, DONE = (
     'idle', 'arming', 'resetting', 'settling', 'walking', 'done')
 SETTLE_PUBLISH_PERIOD = 0.05  # s: zero targets while resetting/settling keep the PID fed
 CANNOT_PLAN = 'cannot plan the gait'
-DEFAULT_GENERATOR = 'nao_wave_walk'
 
 
 def ramp_in(start: np.ndarray, gait: np.ndarray, s: float) -> np.ndarray:
@@ -75,10 +76,21 @@ def ramp_in(start: np.ndarray, gait: np.ndarray, s: float) -> np.ndarray:
     return start + w * (gait - start)
 
 
+def schema_of(entry) -> parameter_schema.Schema:
+    """The parameters the player declares for registry entry ``entry``: its own, a walk's
+    (a :class:`~gait_player.generator.Generator`), and those of the gait's schema part."""
+    schema = parameter_schema.load('gait_player', 'player')
+    parts = [] if isinstance(entry, LegProtocol) else [parameter_schema.load('gait_player',
+                                                                            '_walk')]
+    if entry.parameters is not None:
+        parts.append(parameter_schema.load(*entry.parameters))
+    return schema.including(*parts)
+
+
 class GaitPlayer(Node):
     def __init__(self, **kwargs):
         super().__init__('gait_player', **kwargs)
-        generator = self.declare_parameter('generator', DEFAULT_GENERATOR).value
+        generator = parameter_schema.load('gait_player', 'player').declare(self)['generator']
         try:
             entry = lookup(generator)
         except ValueError as e:
@@ -87,15 +99,17 @@ class GaitPlayer(Node):
             self.get_logger().warning(f'parameter generator: {generator!r} is now called '
                                       f'{resolve_name(generator)!r}')
         self.legs: LegPlayback | None = None
+        schema = schema_of(entry)
+        values = schema.declare(self, skip=('generator',))
         if isinstance(entry, LegProtocol):
-            self._init_legs(entry)
+            self._init_legs(entry, values)
         else:
-            self._init_walk(resolve_name(generator), entry)
+            self._init_walk(resolve_name(generator), entry, schema, values)
 
-    def _init_legs(self, entry: LegProtocol) -> None:
-        """A timed protocol: the gait declares its parameters; commands on a timer from t = 0;
-        the run may end when the legs are done (``robozoo_finished``)."""
-        plan = entry.declare_plan(self.declare_parameter, self.get_name())
+    def _init_legs(self, entry: LegProtocol, values: dict) -> None:
+        """A timed protocol: the gait plans its legs from its parameters; commands on a timer
+        from t = 0; the run may end when the legs are done (``robozoo_finished``)."""
+        plan = entry.plan(values, self.get_name())
         self._targets_pub = self.create_publisher(JointState, 'joint_targets', 10)
         self.legs = LegPlayback(plan, self._publish)
         if plan.observer is not None:
@@ -104,36 +118,22 @@ class GaitPlayer(Node):
         self.robozoo_finished = self.legs.finished
         self.create_timer(plan.interval, self.legs.step)
 
-    def _init_walk(self, generator: str, entry) -> None:
-        d = self.declare_parameter
-        initial = d('params', Parameter.Type.DOUBLE_ARRAY).value
-        version = d('version', 'later').value
-        self.use_hardcoded = d('use_hardcoded', False).value
-        self.mode = d('mode', 'sampled').value
-        self.continuous_rate = d('continuous_rate', 100.0).value
-        self.arm_swing = d('arm_swing', True).value
-        self.settle_time = d('settle_time', 0.0).value
-        self.ramp_time = d('ramp_time', 0.0).value
-        reset_services = d('reset_services', ['/sim/reset', 'joint_pid_controller/reset']).value
-        odometry_topic = d('odometry_topic', 'odometry/ground_truth').value
-        auto_start = d('auto_start', False).value
+    def _init_walk(self, generator: str, entry, schema: parameter_schema.Schema,
+                   values: dict) -> None:
+        """A walk: the single-value checks are the schema's, those across parameters here."""
+        initial, version = values['params'], values['version']
+        self.use_hardcoded, self.mode = values['use_hardcoded'], values['mode']
+        self.continuous_rate, self.arm_swing = values['continuous_rate'], values['arm_swing']
+        self.settle_time, self.ramp_time = values['settle_time'], values['ramp_time']
         try:
             self.eval_config = EvaluationConfig(
-                duration_s=d('duration', 6.0).value, fall_height_m=d('fall_height', 0.15).value,
-                y_ref_cm=d('y_ref_cm', 100.0).value,
-                fitness_ref=d('fitness_ref', REFERENCE_FITNESS).value,
-                deviation_from=d('deviation_from', 'start').value,
-                direction=d('direction', 'any').value)
+                duration_s=values['duration'], fall_height_m=values['fall_height'],
+                y_ref_cm=values['y_ref_cm'], fitness_ref=values['fitness_ref'],
+                deviation_from=values['deviation_from'], direction=values['direction'])
             spec = entry.walk_params
             if spec is not None and version not in spec.versions:
                 raise ValueError(f'version: expected one of {", ".join(spec.versions)}, got '
                                  f'{version!r}')
-            if self.mode not in PLAYBACK_MODES:
-                raise ValueError(f'mode: expected sampled or continuous, got {self.mode!r}')
-            if not self.continuous_rate > 0.0 or not self.settle_time >= 0.0:
-                raise ValueError('continuous_rate must be > 0 Hz and settle_time >= 0 s')
-            if not self.ramp_time >= 0.0:
-                raise ValueError(f'ramp_time: expected >= 0 s, got {self.ramp_time}')
             self.params = spec.from_sequence(initial) if initial and spec is not None else None
         except ValueError as e:
             raise ParameterError(f'{self.get_name()}: parameter {e}') from None
@@ -141,8 +141,9 @@ class GaitPlayer(Node):
         self._make_gait = entry
         self.pd = entry.command_interface == 'pd'
         # the generator's own parameters, gait.<name> (the ZMP walk's step length, gains, ...)
-        self.gait_options = {name: d(f'gait.{name}', default).value
-                             for name, default in entry.options().items()}
+        self.gait_options = {
+            name: schema.declare(self, 'gait.<option>', default=default, option=name)[
+                f'gait.{name}'] for name, default in entry.options().items()}
         try:
             if entry.check is not None:
                 entry.check(self.gait_options)
@@ -166,21 +167,21 @@ class GaitPlayer(Node):
         self._k = 0
         self._t0_ns = 0
         self._settle_until_ns = 0
-        self._resets = [self.create_client(Empty, name) for name in reset_services]
+        self._resets = [self.create_client(Empty, name) for name in values['reset_services']]
 
         if self.pd:
             self._pd_pub = self.create_publisher(JointPDCommand, 'joint_pd_commands', 10)
         else:
             self._targets_pub = self.create_publisher(JointState, 'joint_targets', 10)
         self._stats_pub = self.create_publisher(WalkStatisticsMsg, 'walk_statistics', 10)
-        self.create_subscription(Odometry, odometry_topic, self._on_odometry, 10)
+        self.create_subscription(Odometry, values['odometry_topic'], self._on_odometry, 10)
         latched = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
         self.create_subscription(String, 'robot_description', self._on_description, latched)
         self.create_service(SetWalkParams, 'set_params', self._on_set_params)
         self.create_service(Trigger, 'start_walk', self._on_start)
         self.create_service(Trigger, 'stop_walk', self._on_stop)
         self.create_service(GetWalkStatistics, 'get_statistics', self._on_get_statistics)
-        if auto_start:
+        if values['auto_start']:
             self._auto = self.create_timer(SETTLE_PUBLISH_PERIOD, self._auto_start)
 
     # -- services ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ def _flat() -> Generator:
 
 
 def _legs() -> LegProtocol:
-    return LegProtocol(lambda declare, node: None)
+    return LegProtocol(lambda values, node: None, ('crawl_gaits', '_crawl'))
 
 
 @pytest.fixture

@@ -2,14 +2,16 @@
 ``gait_player.generators``, this package's setup.py): a serpenoid gait through the R25 protocol,
 or an angle file, as goal positions on ``joint_targets`` at 10 Hz (spec §3.4, R10, R19, R25).
 
-Parameters (declared on the player node, as the snake's own gait node did): ``gait``
+Parameters (declared on the player node from this package's schema part
+``params/_snake_gait.yaml``, as the snake's own gait node did): ``gait``
 (linear_progression | lateral_rolling | sidewinding), the seven serpenoid parameters
 (``amplitude_odd`` ... ``offset``; NaN: the preset's), ``direction`` (+1/-1), ``leg_s`` (4 s),
 ``legs`` (2: forward then reversed), ``angle_file`` (a path: play it instead of a gait; the run
 ends with the file), ``links`` and ``first_axis`` (the measurement below). :class:`LegMeter`
 reads ``link_poses`` (the simulator's, world frame) to measure each leg: module-centroid
 displacement along the initial body axis (toward link 0) and across it, the heading change and
-the largest module roll about the body axis (``roll.py``); reported in summary.json.
+the largest module roll about the body axis (``roll.py``); reported in summary.json, null
+(NaN here) when nothing was measured (a Dynamixel bus publishes no link poses).
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ class LegMeter:
     def __init__(self, published: list[str], first_axis: str):
         self._names, self._keep = state_log.module_index(list(published))
         self._first_axis = first_axis
-        self._max_roll = 0.0
+        self._max_roll = math.nan  # nothing measured yet
         self.positions: np.ndarray | None = None
         self._start: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -50,7 +52,7 @@ class LegMeter:
         roll = module_roll_deg(self._names[:len(keep)], [(q.w, q.x, q.y, q.z) for q in o],
                                self._first_axis)
         if roll.size and leg < n_legs:
-            self._max_roll = max(self._max_roll, float(roll.max()))
+            self._max_roll = float(np.fmax(self._max_roll, roll.max()))
         if self._start is None and leg == 0:  # the first leg starts from the spawn pose
             self._start = self._measure()
 
@@ -75,21 +77,18 @@ class LegMeter:
                           dx_m=float(d[0]), dy_m=float(d[1]),
                           heading_deg=(dh + 180.0) % 360.0 - 180.0)
         record['max_roll_deg'] = self._max_roll
-        self._max_roll = 0.0
+        self._max_roll = math.nan
         return record
 
 
-def declare_plan(declare, node: str) -> LegPlan:
-    gait = declare('gait', 'linear_progression').value
-    overrides = {}
-    for name in PARAMS:
-        value = declare(name, math.nan).value
-        if not math.isnan(value):
-            overrides[name] = float(value)
-    direction = int(declare('direction', 1).value)
-    leg_s = float(declare('leg_s', 4.0).value)
-    n_legs = int(declare('legs', 2).value)
-    path = declare('angle_file', '').value
+def plan(values: dict, node: str) -> LegPlan:
+    """The legs the parameters ``values`` (of ``params/_snake_gait.yaml``) ask for."""
+    gait = values['gait']
+    overrides = {name: float(values[name]) for name in PARAMS if not math.isnan(values[name])}
+    direction = int(values['direction'])
+    leg_s = float(values['leg_s'])
+    n_legs = int(values['legs'])
+    path = values['angle_file']
     if path:
         joints, table = angle_file.read(path)
         legs = [Leg('file', angle_file.AngleFileGait(joints, table), len(table))]
@@ -104,10 +103,9 @@ def declare_plan(declare, node: str) -> LegPlan:
                     Serpenoid(params if i % 2 == 0 else params.reversed()), ticks)
                 for i in range(n_legs)]
         joints, name = list(legs[0].generator.joints), gait
-    published = declare('links', state_log.PUBLISHED_LINKS).value
-    meter = LegMeter(published, declare('first_axis', 'pitch').value)
+    meter = LegMeter(values['links'], values['first_axis'])
     return LegPlan(name, joints, legs, SAMPLE_INTERVAL, meter)
 
 
 def snake_gait() -> LegProtocol:
-    return LegProtocol(declare_plan)
+    return LegProtocol(plan, ('snake_gaits', '_snake_gait'))

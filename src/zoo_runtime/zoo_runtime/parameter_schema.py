@@ -10,7 +10,9 @@ and a source tree); its top-level key is the executable. A mapping without ``typ
 (names joined by dots), and a key in angle brackets is a placeholder for names only known at run
 time (``robots.<robot>.package``, ``gains.<joint>.p``): declared with :meth:`Schema.declare` and
 a ``prefix`` that names it. ``__include: [_part]`` (ours) merges ``params/_part.yaml``, parameters
-two nodes share; a file whose name starts with ``_`` is such a part, not a node.
+two nodes share; a file whose name starts with ``_`` is such a part, not a node. A part of
+another package (a plug-in's parameters, declared on the node that loads the plug-in) joins a
+node's schema at run time: ``load(package, '_part')`` and :meth:`Schema.including`.
 
 Types: rcl's (``bool``, ``int``, ``double``, ``string``, their ``_array``s) and two of ours:
 ``any``, dynamically typed (a list that may arrive empty, as a BYTE_ARRAY, from a parameter
@@ -176,6 +178,14 @@ class Schema:
     entries: dict[str, Entry]
     path: str
     includes: tuple[str, ...] = ()   # the shared parts merged in (``__include``)
+
+    def including(self, *parts: 'Schema') -> 'Schema':
+        """This schema with the entries of ``parts`` (other packages' parts: the parameters a
+        plug-in declares on this node), checked as one."""
+        entries = dict(self.entries)
+        for part in parts:
+            entries.update(part.entries)
+        return dataclasses.replace(self, entries=entries)
 
     def entry(self, name: str) -> Entry | None:
         """The entry ``name`` (a declared name, placeholders filled) belongs to."""

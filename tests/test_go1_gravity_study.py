@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from zoo_bringup import gravity_study
+from zoo_experiments import gravity_study
 from trajectory_optimizer.checks import run_checks
 from trajectory_optimizer.plan_file import load_plan
 from trajectory_optimizer.study_metrics import num

@@ -28,7 +28,7 @@ def displays(cfg: dict, cls: str) -> list[dict]:
 def scenario_robots() -> dict[str, set[str]]:
     """Robot name -> the description packages scenarios give a robot of that name."""
     out: dict[str, set[str]] = {}
-    from zoo_bringup.scenario import load_scenario  # with the robots of the scenario it extends
+    from zoo_scenario.scenario import load_scenario  # with the robots of the scenario it extends
     for f in (WS / 'config' / 'scenarios').glob('*.yaml'):
         for r in load_scenario(str(f)).robots:
             out.setdefault(r.name, set()).add(r.package)

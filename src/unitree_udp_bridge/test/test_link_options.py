@@ -8,7 +8,7 @@ import pytest
 
 from unitree_udp_bridge.link_options import OPTIONS, bridge_config
 from unitree_udp_bridge.simulated_go1 import endpoint_scenario
-from zoo_bringup.scenario import parse_scenario, simulator_parameters
+from zoo_scenario.scenario import parse_scenario, simulator_parameters
 from zoo_sim.backends import BackendConfig
 from zoo_sim.mujoco_scene import RobotSpec
 

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from ..evaluation import WalkStatistics
+from gait_player.walk_evaluation import WalkStatistics
 
 
 def _num(v: float) -> str:

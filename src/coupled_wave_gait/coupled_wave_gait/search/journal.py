@@ -30,7 +30,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..evaluation import WalkStatistics
+from gait_player.walk_evaluation import WalkStatistics
 
 JOURNAL_NAME = 'journal.jsonl'
 FIX = 'fix or remove that line, or move the journal aside (--restart)'

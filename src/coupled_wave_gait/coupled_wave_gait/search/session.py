@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..evaluation import WalkStatistics
+from gait_player.walk_evaluation import WalkStatistics
 from .export import export_run
 from .journal import JOURNAL_NAME, NEW, Journal, JournalError
 from .strategies import Candidate

@@ -43,7 +43,7 @@ def test_generic_launch_file_with_a_scenario_and_overrides(ros_env, tmp_path):
 @pytest.mark.parametrize('arguments, expected', [
     (('robozoo.launch.py',), "missing required argument 'scenario'"),
     (('robozoo.launch.py', 'scenario:=talker_listener', 'backend:=ignition'),
-     'backend:=ignition: expected one of mujoco, gazebo'),
+     'backend:=ignition: expected one of dynamixel, gazebo, go1_udp, mujoco'),
     (('robozoo.launch.py', 'scenario:=no_such_scenario'), 'no_such_scenario'),
 ])
 def test_generic_launch_file_errors_name_the_argument(ros_env, arguments, expected):

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from zoo_runtime import parameter_schema, rclpy
+from zoo_runtime import EMBEDDED, parameter_schema, rclpy
 from zoo_runtime.parameter_schema import ParameterSchemaError, SchemaFileError
 
 P = rclpy.parameter.Parameter
@@ -88,6 +88,8 @@ def test_a_bad_initial_value_is_one_line_naming_node_and_parameter(tmp_path, nod
                                                                     overrides, line):
     with pytest.raises(ParameterSchemaError) as e:
         schema(tmp_path).declare(node_of(**overrides))
+    if not EMBEDDED:  # real rclpy does not say where an override came from
+        line = line.replace(' (from parameter_overrides)', '')
     assert line in str(e.value) and '\n' not in str(e.value)
     assert isinstance(e.value, (ValueError, rclpy.exceptions.InvalidParameterValueException))
 

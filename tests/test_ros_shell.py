@@ -46,7 +46,7 @@ def test_make_exports_the_embedded_runtime():
 
 
 def test_package_tests_run_embedded_in_a_ros_shell(tmp_path):
-    for pkg, test in (('zoo_bringup', 'test/test_runner.py'),
+    for pkg, test in (('zoo_scenario', 'test/test_runner.py'),
                       ('zoo_sim', 'test/test_robot_interface.py')):
         out = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
                               test], cwd=WS / 'src' / pkg, env=ros_shell_env(tmp_path),

@@ -9,22 +9,36 @@ latched topic (TRANSIENT_LOCAL: ``robot_description``, ``/tf_static``) is re-sen
 publishers' history when it is subscribed, as a ROS subscriber would get it. Log times and the
 server time (``Capability.Time``) are the lockstep executor's sim time, which the messages'
 header stamps use too, so Foxglove's 3D panel finds the transforms at its current time.
+
+Clients may also publish into the run (``client_publish``), call its services (``services``) and
+get and set its nodes' parameters (``parameters``). The SDK server listens on a private loopback
+port; the public ``host:port`` is a ``relay`` that accepts ``foxglove.websocket.v1`` (the
+published spec's subprotocol) as well as the SDK's ``foxglove.sdk.v1``.
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import foxglove
-from foxglove import Channel, Schema
-from foxglove.websocket import Capability, ChannelView, Client
+from foxglove import Channel, Parameter, Schema, StatusLevel
+from foxglove.websocket import Capability, ChannelView, Client, ClientChannel
 
 from zoo_runtime import introspection, messages, workspace_root
 
+from .client_publish import ClientPublish
+from .parameters import Parameters
+from .relay import SDK_SUBPROTOCOL, Relay
+from .services import Services
+
 DEFAULT_PORT = 8765            # Foxglove's default WebSocket port
 TIME_PERIOD_NS = 20_000_000    # broadcast the sim time at most every 20 ms of it
-SUBPROTOCOL = 'foxglove.sdk.v1'  # what foxglove-sdk 0.30 requires of clients
+SUBPROTOCOL = SDK_SUBPROTOCOL  # the SDK's; the relay accepts foxglove.websocket.v1 too
+CAPABILITIES = [Capability.Time, Capability.ClientPublish, Capability.Services,
+                Capability.Parameters]
 
 
 class LiveError(RuntimeError):
@@ -48,13 +62,22 @@ class LiveServer:
         self._last_time: int | None = None
         self._type_of: dict[type, str] = {}
         self.sent: dict[str, int] = {}  # messages logged per topic
+        self.client_publish = ClientPublish(context, self._report)
+        self.parameters = Parameters(context, self._report)
+        self.services = Services(context)
         try:
             self.server = foxglove.start_server(
-                name=name, host=host, port=port, capabilities=[Capability.Time],
-                server_listener=self, context=self._fox)
+                name=name, host='127.0.0.1', port=0, capabilities=CAPABILITIES,
+                server_listener=self, supported_encodings=['cdr'],
+                services=self.services.new(), context=self._fox)
         except RuntimeError as exc:
+            raise LiveError(_bind_error('127.0.0.1', 0, exc)) from None
+        try:
+            self.relay = Relay(host, port, f'ws://127.0.0.1:{self.server.port}')
+        except OSError as exc:
+            self.server.stop()
             raise LiveError(_bind_error(host, port, exc)) from None
-        self.port = int(self.server.port)
+        self.port = self.relay.port
         self._stop = threading.Event()
         self.advertise()
         self._scanner = threading.Thread(target=self._scan, args=(scan_period_s,), daemon=True,
@@ -65,8 +88,15 @@ class LiveServer:
     def url(self) -> str:
         return f'ws://{self.host}:{self.port}'
 
+    @property
+    def app_url(self) -> str:
+        """The Foxglove web app's link that opens this server."""
+        return ('https://app.foxglove.dev?ds=foxglove-websocket&ds.url='
+                + quote(self.url, safe=''))
+
     def advertise(self) -> None:
-        """A channel for every topic with a publisher that has none yet."""
+        """A channel for every topic with a publisher that has none yet, and services that
+        appeared since."""
         snap = introspection.graph_snapshot(self.context)
         topics = {name: t.type_name for name, t in snap.topics.items() if t.publishers}
         with self._lock:
@@ -77,6 +107,9 @@ class LiveServer:
                     self._channels[name] = Channel(name, schema=schema, message_encoding='cdr',
                                                    context=self._fox)
                     self._types[name] = type_name
+        new_services = self.services.new()
+        if new_services:
+            self.server.add_services(new_services)
 
     def _scan(self, period_s: float) -> None:
         while not self._stop.wait(period_s):
@@ -93,6 +126,28 @@ class LiveServer:
         with self._lock:
             self._subs[channel.topic] = max(0, self._subs.get(channel.topic, 0) - 1)
             self._observe()
+
+    def on_client_advertise(self, client: Client, channel: ClientChannel) -> None:
+        self.client_publish.advertise(client.id, channel)
+
+    def on_client_unadvertise(self, client: Client, client_channel_id: int) -> None:
+        self.client_publish.unadvertise(client.id, client_channel_id)
+
+    def on_message_data(self, client: Client, client_channel_id: int, data: bytes) -> None:
+        self.client_publish.message(client.id, client_channel_id, data)
+
+    def on_get_parameters(self, client: Client, param_names: list[str],
+                          request_id: str | None = None) -> list[Parameter]:
+        return self.parameters.get(param_names)
+
+    def on_set_parameters(self, client: Client, parameters: list[Parameter],
+                          request_id: str | None = None) -> list[Parameter]:
+        return self.parameters.set(parameters)
+
+    def _report(self, line: str) -> None:
+        """A refused request: one line to the clients (a status message) and to the user."""
+        self.server.publish_status(line, StatusLevel.Error)
+        print(f'robozoo: {line}', file=sys.stderr, flush=True)
 
     def _observe(self) -> None:
         """Observe exactly the subscribed topics (a publish in the swap may be missed: live)."""
@@ -139,7 +194,10 @@ class LiveServer:
                 self.context.remove_publish_observer(self._handle)
                 self._handle = None
             self._subscribed = frozenset()
+        self.relay.close()
         self.server.stop()
+        self.client_publish.close()
+        self.services.close()
 
     def __enter__(self) -> LiveServer:
         return self
@@ -169,7 +227,7 @@ def layout_for(robot_package: str) -> Path | None:
 def describe(server: LiveServer, robot_packages: list[str]) -> list[str]:
     """Lines telling the user where to connect and which layout to import."""
     lines = [f'live: Foxglove WebSocket on {server.url} (Foxglove: Open connection -> '
-             f'Foxglove WebSocket, or {server.server.app_url()})']
+             f'Foxglove WebSocket, or {server.app_url})']
     for pkg in robot_packages:
         path = layout_for(pkg)
         if path is not None:

@@ -61,3 +61,36 @@ def test_a_taken_port_is_one_line():
     assert str(err.value) == (
         f'--live: port {port} on 127.0.0.1 is taken (another robozoo run --live, or a Foxglove '
         'bridge?); choose another with --live-port PORT, or 0 for any free one')
+
+
+def test_client_publish_feeds_only_the_runs_topics_with_their_type(node):
+    from types import SimpleNamespace
+
+    from zoo_runtime import messages
+
+    from zoo_live.client_publish import ClientPublish
+    got, lines = [], []
+    node.create_subscription(JointState, '/r/joint_commands', got.append, 10)
+    executor = rclpy.executors.SingleThreadedExecutor(context=node.context)
+    executor.add_node(node)
+    feed = ClientPublish(node.context, lines.append)
+
+    def channel(cid, topic, schema, encoding='cdr'):
+        return SimpleNamespace(id=cid, topic=topic, schema_name=schema, encoding=encoding)
+    assert feed.advertise(1, channel(1, '/r/joint_commands', 'sensor_msgs/JointState'))
+    assert not feed.advertise(1, channel(2, '/r/joint_commands', 'std_msgs/msg/String'))
+    assert not feed.advertise(1, channel(3, '/r/joint_commands', 'sensor_msgs/JointState', 'json'))
+    assert lines == [
+        "live: client channel '/r/joint_commands' refused: schema 'std_msgs/msg/String', but the "
+        'topic has type sensor_msgs/msg/JointState',
+        "live: client channel '/r/joint_commands' refused: encoding 'json', expected 'cdr'"]
+    data = messages.serialize(JointState(name=['a'], position=[0.25]))
+    feed.message(1, 1, data)
+    feed.message(1, 2, data)  # a refused channel: dropped
+    executor.spin_once(timeout_sec=1.0)
+    executor.spin_once(timeout_sec=0)
+    assert [(list(m.name), list(m.position)) for m in got] == [(['a'], [0.25])]
+    feed.message(1, 1, b'\x00\x01')
+    assert lines[-1].startswith('live: a message on /r/joint_commands is not CDR of '
+                                'sensor_msgs/msg/JointState: ')
+    feed.close()

@@ -1,9 +1,9 @@
 // Drives a live run with the published client, @foxglove/ws-protocol's FoxgloveClient, over
 // subprotocol foxglove.websocket.v1 (its SUPPORTED_SUBPROTOCOL). Argument: one JSON object
 // {url, publish: {topic, schemaName, data}, service: {name, request}, parameter:
-// {name, value, bad}} (data/request: base64 CDR). It subscribes to the topic it publishes on, so the
-// message comes back only if it went into the run; it also advertises a channel on a topic the
-// run lacks. Prints one JSON object of what it got, exit 0.
+// {name, value, bad}} (data/request: base64 CDR). It subscribes to the topic it publishes on,
+// so the message comes back only if it went into the run; it also advertises a channel on a
+// topic the run lacks. Prints one JSON object of what it got, exit 0.
 import { createRequire } from "node:module";
 const require = createRequire(process.env.FOXGLOVE_NPM + "/node_modules/");
 const { FoxgloveClient } = require("@foxglove/ws-protocol");
@@ -30,7 +30,8 @@ client.on("serverInfo", (info) => {
   const data = Buffer.from(args.publish.data, "base64");
   out.published = 0;  // until the run's channel of that topic brings a message back
   setInterval(() => { client.sendMessage(id, data); out.published += 1; }, 50);
-  client.advertise({ topic: "/no/such/topic", encoding: "cdr", schemaName: args.publish.schemaName });
+  client.advertise({ topic: "/no/such/topic", encoding: "cdr",
+    schemaName: args.publish.schemaName });
 });
 client.on("advertise", (channels) => {
   out.channels.push(...channels.map((c) => c.topic));

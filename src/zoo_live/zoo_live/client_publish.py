@@ -28,8 +28,8 @@ class ClientPublish:
             self.report(f'live: client channel {channel.topic!r} refused: {refusal}')
             return False
         type_name = introspection.topic_view(self.context, channel.topic).type_name
-        pub = introspection.create_context_publisher(
-            self.context, messages.get_message(type_name), channel.topic, QoSProfile(depth=QOS_DEPTH))
+        pub = introspection.create_context_publisher(self.context, messages.get_message(type_name),
+                                                     channel.topic, QoSProfile(depth=QOS_DEPTH))
         self._publishers[(client_id, channel.id)] = (pub, type_name)
         return True
 

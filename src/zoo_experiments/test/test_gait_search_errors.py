@@ -114,7 +114,7 @@ BAD_ARGS_BUILT: dict[str, tuple[list[str], list[str]]] = {
         ['--set sim.physics_step=fast', "parameter 'physics_step'", 'expected a double']),
     'set_walker_value_rejected': (
         [SCENARIO, '--out', '{tmp}', '--set', 'walker.settle_time=-1.0'],
-        ['--set walker.settle_time=-1.0', 'settle_time >= 0']),
+        ['--set walker.settle_time=-1.0', "parameter 'settle_time' = -1.0", 'expected >= 0 s']),
 }
 
 

@@ -83,6 +83,30 @@ def sdk_sync_write_moves_the_snake(path: str) -> None:
         port.closePort()
 
 
+def sdk_goal_with_torque_off_waits(path: str) -> None:
+    """dynamixel-sdk, torque off (as at power-on, Torque Enable reads 0): a goal write (+32.8
+    deg) leaves joint 6 where it is (AX-12A e-manual: no torque, no motion; spec snake.md §8.2);
+    torque on, and the servo turns to that goal (within 12 steps)."""
+    import dynamixel_sdk as sdk
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(1.0)
+    try:
+        assert port.openPort()
+        deadline = time.monotonic() + 30
+        while read_positions(ph, port, (6,)) != [512] and time.monotonic() < deadline:
+            time.sleep(0.1)  # the first joint_states fill the present positions
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 6, 24))[::2] == (0, 0)
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 6, 30, 624)) == (sdk.COMM_SUCCESS, 0)
+        time.sleep(1.0)
+        still = read_positions(ph, port, (6,))
+        assert still == [pytest.approx(512, abs=3)], still
+        write_torque_on(ph, port, (6,))
+        now = settle(lambda: read_positions(ph, port, (6,)), [624], 12)
+        assert now == [pytest.approx(624, abs=12)], now
+    finally:
+        port.closePort()
+
+
 def pypot_goal_moves_the_snake(path: str) -> None:
     """pypot: scan (ids 1, 2, 16 answer; 17 does not), torque on, joint 5 to 25 deg (pypot's
     SYNC_WRITE); it reads within 3 deg of it."""

@@ -107,6 +107,36 @@ def sdk_goal_with_torque_off_waits(path: str) -> None:
         port.closePort()
 
 
+def sdk_push_against_the_stop_overloads(path: str) -> None:
+    """dynamixel-sdk: joint 8 (stops at +-60 deg, 512 +- 204) told to go to 900 (+113 deg)
+    halts at its stop pushing at its Torque Limit: Present Load reads the limit (1023, CCW), then
+    the overload error (bit 5, 0x20) and torque off (Shutdown 36 has the overload bit; e-manual,
+    spec snake.md §8.2); torque on again clears the error."""
+    import dynamixel_sdk as sdk
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(1.0)
+    try:
+        assert port.openPort()
+        deadline = time.monotonic() + 30
+        while read_positions(ph, port, (8,)) != [512] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        write_torque_on(ph, port, (8,))
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 8, 30, 900)) == (sdk.COMM_SUCCESS, 0)
+        loads, error = [], 0
+        deadline = time.monotonic() + SETTLE_S
+        while not error & 0x20 and time.monotonic() < deadline:
+            load, result, error = answered(ph, lambda: ph.read2ByteTxRx(port, 8, 40))
+            loads.append(load)
+            time.sleep(0.05)
+        assert 1023 in loads and error & 0x20, (loads, error)
+        at = read_positions(ph, port, (8,))
+        assert at == [pytest.approx(716, abs=6)], at
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 8, 24))[0] == 0
+        write_torque_on(ph, port, (8,))  # the push starts again: torque on, no error
+    finally:
+        port.closePort()
+
+
 def pypot_goal_moves_the_snake(path: str) -> None:
     """pypot: scan (ids 1, 2, 16 answer; 17 does not), torque on, joint 5 to 25 deg (pypot's
     SYNC_WRITE); it reads within 3 deg of it."""

@@ -28,6 +28,8 @@ class Plant(Protocol):
         """The torque limit as a fraction of the maximum torque (0: no torque)."""
     def present(self, servo_id: int) -> tuple[int, int, int] | None:
         """(position, velocity, load) register values; None: keep the registers as they are."""
+    def now(self) -> float:
+        """Seconds on the plant's own clock (the simulation's, for simulated joints)."""
 
 
 class KinematicPlant:
@@ -78,6 +80,9 @@ class KinematicPlant:
             self._advance()
             self._has_torque[servo_id] = fraction > 0
 
+    def now(self) -> float:
+        return self._clock()
+
     def present(self, servo_id: int) -> tuple[int, int, int] | None:
         with self._lock:
             self._advance()
@@ -97,6 +102,7 @@ class JointsPlant:
         self._states: dict[str, tuple[float, float, float]] = {}
         self._wanted: dict[str, float] = {}  # goal registers written, rad
         self._on: set[str] = set()  # joints whose servo has torque on
+        self._stamp = 0.0
         self.goal_version = 0
 
     # bus side
@@ -142,9 +148,14 @@ class JointsPlant:
         return m.rad_to_position(state[0]), m.rad_s_to_velocity(state[1]), \
             m.effort_to_load(state[2])
 
+    def now(self) -> float:
+        """The stamp of the latest joint states: sim time, which lags the wall under load."""
+        return self._stamp
+
     # ROS side
-    def update_states(self, names, positions, velocities, efforts) -> None:
+    def update_states(self, names, positions, velocities, efforts, stamp: float = 0.0) -> None:
         with self._lock:
+            self._stamp = stamp
             for k, name in enumerate(names):
                 vel = velocities[k] if k < len(velocities) else 0.0
                 eff = efforts[k] if k < len(efforts) else 0.0

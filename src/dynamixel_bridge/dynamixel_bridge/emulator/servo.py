@@ -23,6 +23,7 @@ from __future__ import annotations
 from .. import instructions as ins
 from ..control_table import Item, Model
 from .plants import Plant
+from .stall import StallWatch
 
 
 class Servo:
@@ -34,6 +35,8 @@ class Servo:
         self.memory = bytearray(model.size)
         self._baud_register = baud_register
         self.overloaded = False  # the injected load condition, now
+        self.stall_overload = False  # AX: shut down after pushing at its limit (stall.py)
+        self._stall = StallWatch(plant.now)
         self.reset(servo_id)
 
     def reset(self, servo_id: int | None = None, ram_only: bool = False) -> None:
@@ -47,6 +50,7 @@ class Servo:
         if self._baud_register is not None:
             self._store(self.model.item('baud_rate'), self._baud_register)
         self.registered = None
+        self.stall_overload = False
         self._tell_plant_limits()
         if self.model.protocol == 2 and self.overloaded:
             self._store(self.model.item('hardware_error'), ins.HW_OVERLOAD)
@@ -94,7 +98,7 @@ class Servo:
 
     def error_byte(self) -> int:
         if self.model.protocol == 1:
-            return ins.P1_OVERLOAD if self.overloaded else 0
+            return ins.P1_OVERLOAD if self.overloaded or self.stall_overload else 0
         return ins.P2_ALERT if self.get('hardware_error') else 0
 
     def _refresh_present(self) -> None:
@@ -107,6 +111,8 @@ class Servo:
         self._store(m.item('present_position'), max(lo, min(hi, pos)))
         self._store(m.item('present_velocity'), vel)
         self._store(m.item('present_load'), load if self.torque_on else 0)
+        if m.protocol == 1:
+            self._push_at_limit(int(self.get('present_position')))
         speed = vel & 0x3FF if m.protocol == 1 else vel
         self._store(m.item('moving'), int(speed != 0))
 
@@ -155,6 +161,7 @@ class Servo:
         m = self.model
         if it is m.item('torque_enable'):
             value = 0 if (value and self._alarm_shutdown()) else value
+            self.stall_overload = self.stall_overload and not value  # torque on again clears it
             self.plant.set_torque(self.key, bool(value))
         if it is m.item('id') and value != self.id:
             self.id_changed = True
@@ -163,6 +170,15 @@ class Servo:
             self.plant.set_goal(self.key, value)
         if it.name in ('Moving Speed', 'Profile Velocity', 'Torque Limit'):
             self._tell_plant_limits()
+
+    def _push_at_limit(self, position: int) -> None:
+        load, overload = self._stall.update(self, position)
+        if load is not None:
+            self._store(self.model.item('present_load'), load)
+        if overload and self.get('Shutdown') & ins.P1_OVERLOAD:
+            self.stall_overload = True
+            self._store(self.model.item('torque_enable'), 0)
+            self.plant.set_torque(self.key, False)
 
     def _alarm_shutdown(self) -> bool:
         return self.overloaded or bool(self.model.protocol == 2 and self.get('hardware_error'))

@@ -180,30 +180,55 @@ class Ax12Servos:
         self.latches = 0
         self.configure(params)
 
-    @property
-    def damping(self) -> float:
-        return self.params.limit / self.params.v_max
-
     def configure(self, p: Ax12Params) -> None:
-        """Write a settings set into the actuators (between steps; RAM registers on the AX-12)."""
+        """Write a settings set into the actuators (between steps; RAM registers on the AX-12):
+        every servo's Torque Enable on, Moving Speed and Torque Limit as ``p`` says."""
         p.check()
         self.params = p
-        m = self.m
+        n = len(self.joints)
+        self.torque_enable = np.ones(n, dtype=bool)
+        self.moving_speed = np.full(n, p.moving_speed)
+        self.torque_limit = np.full(n, p.torque_limit)
+        self._apply()
+
+    def set_registers(self, joints: np.ndarray, torque_enable=None, moving_speed=None,
+                      torque_limit=None) -> None:
+        """Per-servo RAM registers, as a bus writes them (spec §8.2): Torque Enable 0 = limp (no
+        motor torque and no back-EMF: back-drivable), Moving Speed caps V_max (0: the no-load
+        speed), Torque Limit scales the curve (0: no torque). None leaves a register as it is."""
+        for name, value in (('torque_enable', torque_enable), ('moving_speed', moving_speed),
+                            ('torque_limit', torque_limit)):
+            if value is not None:
+                getattr(self, name)[joints] = value
+        if not (0 <= self.moving_speed).all() or not (self.moving_speed <= REGISTER_MAX).all() \
+                or not (0 <= self.torque_limit).all() or not (self.torque_limit <= REGISTER_MAX).all():
+            raise SimConfigError('AX-12: moving_speed and torque_limit must be within 0..1023')
+        self._apply()
+
+    def _apply(self) -> None:
+        p, m = self.params, self.m
+        limit = np.where(self.torque_enable, p.max_torque * self.torque_limit / REGISTER_MAX, 0.0)
+        punch = np.minimum(p.max_torque * p.punch / REGISTER_MAX, limit)
+        v_max = np.where(self.moving_speed == 0, p.no_load_speed,
+                         np.minimum(self.moving_speed * SPEED_UNIT, p.no_load_speed))
+        self.damping = limit / v_max  # back-EMF: an unloaded joint at the limit turns at V_max
         width = lambda s: s * POSITION_UNIT / p.k  # noqa: E731 - ramp width, rad
-        punch, ramp_range = p.punch_torque, p.limit - p.punch_torque
+        ramp_range = limit - punch
         k_punch = punch / POSITION_UNIT
+        zero = np.zeros(len(limit))
         rows = (  # (gain, offset, lo, hi) per ACTUATORS entry
-            (k_punch, p.ccw_margin * POSITION_UNIT, 0.0, punch),
-            (ramp_range / width(p.ccw_slope), p.ccw_margin * POSITION_UNIT, 0.0, ramp_range),
-            (k_punch, -p.cw_margin * POSITION_UNIT, -punch, 0.0),
-            (ramp_range / width(p.cw_slope), -p.cw_margin * POSITION_UNIT, -ramp_range, 0.0))
+            (k_punch, p.ccw_margin * POSITION_UNIT, zero, punch),
+            (ramp_range / width(p.ccw_slope), p.ccw_margin * POSITION_UNIT, zero, ramp_range),
+            (k_punch, -p.cw_margin * POSITION_UNIT, -punch, zero),
+            (ramp_range / width(p.cw_slope), -p.cw_margin * POSITION_UNIT, -ramp_range, zero))
         for col, (gain, offset, lo, hi) in enumerate(rows):
             a = self.acts[:, col]
             m.actuator_gainprm[a, 0] = gain
             m.actuator_biasprm[a, 0] = -gain * offset
             m.actuator_biasprm[a, 1] = -gain
             m.actuator_biasprm[a, 2] = 0.0
-            m.actuator_forcerange[a] = (lo, hi)
+            m.actuator_forcerange[a, 0] = lo
+            m.actuator_forcerange[a, 1] = hi
         m.dof_damping[self.dadr] = self.damping
         self._write_goal()
 

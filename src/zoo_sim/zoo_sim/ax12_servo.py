@@ -16,6 +16,11 @@ up to the torque limit, the limit beyond. It runs inside MuJoCo's step, no Pytho
   (spec §3.5), which a velocity motor with a force cap (the thesis' ODE motor) is not; on a free
   joint both move at V_max.
 
+Per servo, ``Ax12Servos.set_registers`` takes the RAM registers a bus writes (issue 27): Torque
+Enable 0 leaves the joint limp (no actuator force, no back-EMF damping: back-drivable), Moving
+Speed sets that joint's V_max, Torque Limit its curve's limit (0: limp). Nothing calls it from
+ROS yet: joint_targets carries goal positions only.
+
 Goals are register values: 1024 steps over 300 deg (spec §11 #4), centre 512 = 0 rad, clamped to
 the joint's range, consumed at ``goal_rate`` (10 Hz, R10) by the backend at fixed physics steps.
 Positions read back quantised the same way (R11); effort is the motor's torque (the actuators'

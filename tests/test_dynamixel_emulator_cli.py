@@ -52,6 +52,15 @@ def test_a_goal_with_torque_off_leaves_the_simulated_joint():
         _stop(p)
 
 
+def test_pypot_goal_with_torque_off_leaves_the_simulated_joint():
+    from dxl_clients import pypot_torque_off_goal_waits
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    try:
+        pypot_torque_off_goal_waits(path)
+    finally:
+        _stop(p)
+
+
 def test_a_push_against_the_stop_reads_the_limit_then_overloads():
     """Issue 27: a goal beyond the stop halted there with Present Load about 0, no overload."""
     from dxl_clients import sdk_push_against_the_stop_overloads

@@ -169,3 +169,11 @@ def test_no_torque_no_motion_and_back_drivable(registers):
             physics.advance(1)
         moved.append(physics.data.qpos[robot.qadr[15]] - start)
     assert moved[0] > math.radians(10) and abs(moved[1]) < 6 * U, moved
+
+
+def test_a_bad_register_value_is_one_line_and_changes_nothing():
+    ph = snake(gravity=[0, 0, 0])
+    s = ph.robots['snake'].servos
+    with pytest.raises(SimConfigError, match='within 0..1023, got 2000'):
+        s.set_registers(np.array([3]), torque_enable=False, moving_speed=2000)
+    assert s.torque_enable[3] and s.moving_speed[3] == 0

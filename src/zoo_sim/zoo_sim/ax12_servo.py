@@ -201,13 +201,15 @@ class Ax12Servos:
         """Per-servo RAM registers, as a bus writes them (spec §8.2): Torque Enable 0 = limp (no
         motor torque and no back-EMF: back-drivable), Moving Speed caps V_max (0: the no-load
         speed), Torque Limit scales the curve (0: no torque). None leaves a register as it is."""
+        for value in (moving_speed, torque_limit):
+            if value is not None and not ((0 <= np.asarray(value))
+                                          & (np.asarray(value) <= REGISTER_MAX)).all():
+                raise SimConfigError(f'AX-12: moving_speed and torque_limit must be within '
+                                     f'0..1023, got {value}')
         for name, value in (('torque_enable', torque_enable), ('moving_speed', moving_speed),
                             ('torque_limit', torque_limit)):
             if value is not None:
                 getattr(self, name)[joints] = value
-        if not (0 <= self.moving_speed).all() or not (self.moving_speed <= REGISTER_MAX).all() \
-                or not (0 <= self.torque_limit).all() or not (self.torque_limit <= REGISTER_MAX).all():
-            raise SimConfigError('AX-12: moving_speed and torque_limit must be within 0..1023')
         self._apply()
 
     def _apply(self) -> None:

@@ -5,7 +5,8 @@ spec §3.5) or the speed register's cap if lower, while its torque is on and its
 not 0 (no load in memory: any torque moves it, none leaves it where it is). ``JointsPlant``: the
 simulated robot's joints; the ROS side (``sim_link_node``) publishes the goals of servos with
 torque on on ``/<robot>/joint_targets`` and fills the present values from
-``/<robot>/joint_states``; speed and torque limits do not reach the simulated joints yet. Both are shared between the bus thread and their owner: one lock.
+``/<robot>/joint_states``; speed and torque limits do not reach the simulated joints yet. Both
+are shared between the bus thread and their owner: one lock.
 """
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ def sdk_at_rest(path: str, sid: int):
 def sdk_goal_with_torque_off_waits(path: str) -> None:
     """dynamixel-sdk, torque off (as at power-on, Torque Enable reads 0): a goal write (+32.8
     deg) leaves joint 6 where it is (AX-12A e-manual: no torque, no motion; spec snake.md §8.2);
-    torque on, and the servo turns to that goal (within 12 steps)."""
+    torque on, and the servo turns to that goal (within 12 steps), Moving 1 on the way, 0 there."""
     with sdk_at_rest(path, 6) as (sdk, ph, port):
         assert answered(ph, lambda: ph.read1ByteTxRx(port, 6, 24))[::2] == (0, 0)
         assert answered(ph, lambda: ph.write2ByteTxRx(port, 6, 30, 624)) == (sdk.COMM_SUCCESS, 0)
@@ -112,8 +112,16 @@ def sdk_goal_with_torque_off_waits(path: str) -> None:
         still = read_positions(ph, port, (6,))
         assert still == [pytest.approx(512, abs=3)], still
         write_torque_on(ph, port, (6,))
+        moving = []
+        for _ in range(100):  # the goal is taken at the next 10 Hz latch of the simulated AX-12
+            moving.append(answered(ph, lambda: ph.read1ByteTxRx(port, 6, 46))[0])
+            if moving[-1]:
+                break
+            time.sleep(0.02)
         now = settle(lambda: read_positions(ph, port, (6,)), [624], 12)
         assert now == [pytest.approx(624, abs=12)], now
+        assert 1 in moving, moving  # Moving (46): 1 on the way (pypot's is_moving)
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 6, 46))[0] == 0  # and 0 there
 
 
 def sdk_push_against_the_stop_overloads(path: str) -> None:

@@ -8,6 +8,7 @@ best; on a loaded machine (a dozen processes under ROS on 2 cores) it runs slowe
 given up to SETTLE_S of wall time to reach its goal (at real time it takes 0.1-0.2 s)."""
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -81,6 +82,81 @@ def sdk_sync_write_moves_the_snake(path: str) -> None:
         assert now[0] == pytest.approx(624, abs=12) and now[1] == pytest.approx(400, abs=12), now
     finally:
         port.closePort()
+
+
+@contextlib.contextmanager
+def sdk_at_rest(path: str, sid: int):
+    """dynamixel-sdk (Protocol 1.0) on ``path`` once servo ``sid`` reads 512 (the first
+    joint_states fill the present positions): (sdk, packet handler, port); the port closed after."""
+    import dynamixel_sdk as sdk
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(1.0)
+    try:
+        assert port.openPort()
+        deadline = time.monotonic() + 30
+        while read_positions(ph, port, (sid,)) != [512] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        yield sdk, ph, port
+    finally:
+        port.closePort()
+
+
+def sdk_goal_with_torque_off_waits(path: str) -> None:
+    """dynamixel-sdk, torque off (as at power-on, Torque Enable reads 0): a goal write (+32.8
+    deg) leaves joint 6 where it is (AX-12A e-manual: no torque, no motion; spec snake.md §8.2);
+    torque on, and the servo turns to that goal (within 12 steps), Moving 1 on the way, 0 there."""
+    with sdk_at_rest(path, 6) as (sdk, ph, port):
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 6, 24))[::2] == (0, 0)
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 6, 30, 624)) == (sdk.COMM_SUCCESS, 0)
+        time.sleep(1.0)
+        still = read_positions(ph, port, (6,))
+        assert still == [pytest.approx(512, abs=3)], still
+        write_torque_on(ph, port, (6,))
+        moving = []
+        for _ in range(100):  # the goal is taken at the next 10 Hz latch of the simulated AX-12
+            moving.append(answered(ph, lambda: ph.read1ByteTxRx(port, 6, 46))[0])
+            if moving[-1]:
+                break
+            time.sleep(0.02)
+        now = settle(lambda: read_positions(ph, port, (6,)), [624], 12)
+        assert now == [pytest.approx(624, abs=12)], now
+        assert 1 in moving, moving  # Moving (46): 1 on the way (pypot's is_moving)
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 6, 46))[0] == 0  # and 0 there
+
+
+def sdk_push_against_the_stop_overloads(path: str) -> None:
+    """dynamixel-sdk: joint 8 (stops at +-60 deg, 512 +- 204) told to go to 900 (+113 deg)
+    halts at its stop pushing at its Torque Limit: Present Load reads the limit (1023, CCW), then
+    the overload error (bit 5, 0x20) and torque off (Shutdown 36 has the overload bit; e-manual,
+    spec snake.md §8.2); torque on again clears the error."""
+    with sdk_at_rest(path, 8) as (sdk, ph, port):
+        write_torque_on(ph, port, (8,))
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 8, 30, 900)) == (sdk.COMM_SUCCESS, 0)
+        loads, error = [], 0
+        deadline = time.monotonic() + SETTLE_S
+        while not error & 0x20 and time.monotonic() < deadline:
+            load, _result, error = answered(ph, lambda: ph.read2ByteTxRx(port, 8, 40))
+            loads.append(load)
+            time.sleep(0.05)
+        assert 1023 in loads and error & 0x20, (loads, error)
+        at = read_positions(ph, port, (8,))
+        assert at == [pytest.approx(716, abs=6)], at
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 8, 24))[0] == 0
+        write_torque_on(ph, port, (8,))  # the push starts again: torque on, no error
+
+
+def pypot_torque_off_goal_waits(path: str) -> None:
+    """pypot: `disable_torque` then `set_goal_position` (joint 10 to 30 deg) leaves the joint
+    where it is (it moved 30.5 deg before issue 27)."""
+    import pypot.dynamixel as pd
+    with pd.DxlIO(path, baudrate=1_000_000, timeout=0.05) as io:
+        start = io.get_present_position([10])[0]
+        io.disable_torque([10])
+        time.sleep(0.01)
+        io.set_goal_position({10: 30.0})
+        time.sleep(1.0)
+        assert io.get_goal_position([10])[0] == pytest.approx(30.0, abs=0.3)  # it was taken
+        assert io.get_present_position([10])[0] == pytest.approx(start, abs=1.0)
 
 
 def pypot_goal_moves_the_snake(path: str) -> None:

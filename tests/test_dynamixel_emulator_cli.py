@@ -42,6 +42,35 @@ def test_pypot_goals_move_the_simulated_snake():
         _stop(p)
 
 
+def test_a_goal_with_torque_off_leaves_the_simulated_joint():
+    """Issue 27: a goal written with torque off moved the simulated joint (102 steps)."""
+    from dxl_clients import sdk_goal_with_torque_off_waits
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    try:
+        sdk_goal_with_torque_off_waits(path)
+    finally:
+        _stop(p)
+
+
+def test_pypot_goal_with_torque_off_leaves_the_simulated_joint():
+    from dxl_clients import pypot_torque_off_goal_waits
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    try:
+        pypot_torque_off_goal_waits(path)
+    finally:
+        _stop(p)
+
+
+def test_a_push_against_the_stop_reads_the_limit_then_overloads():
+    """Issue 27: a goal beyond the stop halted there with Present Load about 0, no overload."""
+    from dxl_clients import sdk_push_against_the_stop_overloads
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    try:
+        sdk_push_against_the_stop_overloads(path)
+    finally:
+        _stop(p)
+
+
 @pytest.mark.parametrize('args,words', [
     (['--ids', '3-x'], "'3-x': expected ids like 1-16"),
     (['--baud', '3000000'], '--baud 3000000: AX-12A cannot run at that rate'),

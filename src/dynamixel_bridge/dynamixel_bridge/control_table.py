@@ -85,6 +85,13 @@ class Model:
             return mag | (0x400 if rad_s < 0 else 0)
         return int(round(rad_s * 60 / (2 * math.pi) / 0.229)) & 0xFFFFFFFF
 
+    def speed_limit_rad_s(self, raw: int) -> float | None:
+        """The speed cap a speed register asks for: AX Moving Speed 0.111 rpm per unit, XM
+        Profile Velocity 0.229 rpm per unit (spec §8.3); 0 = none (the motor's own top speed)."""
+        if raw == 0:
+            return None
+        return raw * (0.111 if self.protocol == 1 else 0.229) * 2 * math.pi / 60
+
     def load_to_effort(self, raw: int) -> float:
         """N m: AX Present Load is 0..1023 of the maximum torque, bit 10 = CW (negative);
         X Present Current is signed, 2.69 mA per unit, through a linear torque constant."""
@@ -147,7 +154,8 @@ AX12A = Model(
     roles={'torque_enable': 'Torque Enable', 'goal_position': 'Goal Position',
            'present_position': 'Present Position', 'present_velocity': 'Present Speed',
            'present_load': 'Present Load', 'return_delay': 'Return Delay Time',
-           'id': 'ID', 'baud_rate': 'Baud Rate'},
+           'id': 'ID', 'baud_rate': 'Baud Rate', 'speed_limit': 'Moving Speed',
+           'torque_limit': 'Torque Limit', 'moving': 'Moving', 'registered': 'Registered'},
     state_block=(36, 6),
     position_steps=1024, position_centre=512, position_range_rad=math.radians(300.0),
     max_torque_nm=1.5)  # stall torque at 12 V (spec §3.5)
@@ -208,7 +216,9 @@ XM430_W350 = Model(
     roles={'torque_enable': 'Torque Enable', 'goal_position': 'Goal Position',
            'present_position': 'Present Position', 'present_velocity': 'Present Velocity',
            'present_load': 'Present Current', 'return_delay': 'Return Delay Time',
-           'hardware_error': 'Hardware Error Status', 'id': 'ID', 'baud_rate': 'Baud Rate'},
+           'hardware_error': 'Hardware Error Status', 'id': 'ID', 'baud_rate': 'Baud Rate',
+           'speed_limit': 'Profile Velocity', 'moving': 'Moving',
+           'registered': 'Registered Instruction'},
     state_block=(126, 10),
     position_steps=4096, position_centre=2048, position_range_rad=2 * math.pi,
     max_torque_nm=4.1)

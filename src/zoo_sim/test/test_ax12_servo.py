@@ -127,3 +127,53 @@ def test_bad_settings_are_one_line():
         Ax12Params.from_strings({'punch': '2000'}, 'x')
     with pytest.raises(SimConfigError, match="'k:=two' is not a float"):
         Ax12Params.from_strings({'k': 'two'}, 'x')
+
+
+def _joint_15(**registers):
+    """A free joint (no gravity, body in the air) with its servo's registers written, told to
+    turn 30 deg: its angles over 0.8 s."""
+    ph = snake(gravity=[0, 0, 0], pose=[0, 0, 1, 0, 0, 0])
+    r = ph.robots['snake']
+    r.servos.set_registers(np.array([15]), **registers)
+    ph.servo_goals('snake', np.array([15]), np.array([math.radians(30)]))
+    q = []
+    for _ in range(800):
+        ph.advance(1)
+        q.append(ph.data.qpos[r.qadr[15]])
+    return ph, np.array(q)
+
+
+def test_a_servos_moving_speed_register_caps_its_speed():
+    """Issue 27: Moving Speed 50 written to one servo (5.55 rpm, 0.111 rpm per unit): it turns at
+    that speed (+-5 %), not at the no-load 59 rpm."""
+    ph, q = _joint_15(moving_speed=50)
+    v = np.diff(q) / ph.model.opt.timestep
+    moving = (q[1:] > math.radians(1)) & (q[1:] < math.radians(4))
+    assert np.mean(v[moving]) == pytest.approx(50 * 0.111 * 2 * math.pi / 60, rel=0.05)
+
+
+@pytest.mark.parametrize('registers', [{'torque_enable': False}, {'torque_limit': 0}])
+def test_no_torque_no_motion_and_back_drivable(registers):
+    """Torque off or Torque Limit 0: a goal moves nothing, and a small push (0.05 N m, 0.3 s)
+    turns the joint freely, where a powered servo holds it within a few steps."""
+    ph, q = _joint_15(**registers)
+    assert abs(q[-1]) < math.radians(0.5)
+    held, _ = _joint_15()
+    moved = []
+    for physics in (ph, held):
+        robot = physics.robots['snake']
+        robot.servos.set_goals(np.array([15]), np.array([physics.data.qpos[robot.qadr[15]]]))
+        physics.data.qfrc_applied[robot.dadr[15]] = 0.05
+        start = physics.data.qpos[robot.qadr[15]]
+        for _ in range(300):
+            physics.advance(1)
+        moved.append(physics.data.qpos[robot.qadr[15]] - start)
+    assert moved[0] > math.radians(10) and abs(moved[1]) < 6 * U, moved
+
+
+def test_a_bad_register_value_is_one_line_and_changes_nothing():
+    ph = snake(gravity=[0, 0, 0])
+    s = ph.robots['snake'].servos
+    with pytest.raises(SimConfigError, match='within 0..1023, got 2000'):
+        s.set_registers(np.array([3]), torque_enable=False, moving_speed=2000)
+    assert s.torque_enable[3] and s.moving_speed[3] == 0

@@ -16,6 +16,11 @@ up to the torque limit, the limit beyond. It runs inside MuJoCo's step, no Pytho
   (spec §3.5), which a velocity motor with a force cap (the thesis' ODE motor) is not; on a free
   joint both move at V_max.
 
+Per servo, ``Ax12Servos.set_registers`` takes the RAM registers a bus writes (issue 27): Torque
+Enable 0 leaves the joint limp (no actuator force, no back-EMF damping: back-drivable), Moving
+Speed sets that joint's V_max, Torque Limit its curve's limit (0: limp). Nothing calls it from
+ROS yet: joint_targets carries goal positions only.
+
 Goals are register values: 1024 steps over 300 deg (spec §11 #4), centre 512 = 0 rad, clamped to
 the joint's range, consumed at ``goal_rate`` (10 Hz, R10) by the backend at fixed physics steps.
 Positions read back quantised the same way (R11); effort is the motor's torque (the actuators'
@@ -180,30 +185,57 @@ class Ax12Servos:
         self.latches = 0
         self.configure(params)
 
-    @property
-    def damping(self) -> float:
-        return self.params.limit / self.params.v_max
-
     def configure(self, p: Ax12Params) -> None:
-        """Write a settings set into the actuators (between steps; RAM registers on the AX-12)."""
+        """Write a settings set into the actuators (between steps; RAM registers on the AX-12):
+        every servo's Torque Enable on, Moving Speed and Torque Limit as ``p`` says."""
         p.check()
         self.params = p
-        m = self.m
+        n = len(self.joints)
+        self.torque_enable = np.ones(n, dtype=bool)
+        self.moving_speed = np.full(n, p.moving_speed)
+        self.torque_limit = np.full(n, p.torque_limit)
+        self._apply()
+
+    def set_registers(self, joints: np.ndarray, torque_enable=None, moving_speed=None,
+                      torque_limit=None) -> None:
+        """Per-servo RAM registers, as a bus writes them (spec §8.2): Torque Enable 0 = limp (no
+        motor torque and no back-EMF: back-drivable), Moving Speed caps V_max (0: the no-load
+        speed), Torque Limit scales the curve (0: no torque). None leaves a register as it is."""
+        for value in (moving_speed, torque_limit):
+            if value is not None and not ((0 <= np.asarray(value))
+                                          & (np.asarray(value) <= REGISTER_MAX)).all():
+                raise SimConfigError(f'AX-12: moving_speed and torque_limit must be within '
+                                     f'0..1023, got {value}')
+        for name, value in (('torque_enable', torque_enable), ('moving_speed', moving_speed),
+                            ('torque_limit', torque_limit)):
+            if value is not None:
+                getattr(self, name)[joints] = value
+        self._apply()
+
+    def _apply(self) -> None:
+        p, m = self.params, self.m
+        limit = np.where(self.torque_enable, p.max_torque * self.torque_limit / REGISTER_MAX, 0.0)
+        punch = np.minimum(p.max_torque * p.punch / REGISTER_MAX, limit)
+        v_max = np.where(self.moving_speed == 0, p.no_load_speed,
+                         np.minimum(self.moving_speed * SPEED_UNIT, p.no_load_speed))
+        self.damping = limit / v_max  # back-EMF: an unloaded joint at the limit turns at V_max
         width = lambda s: s * POSITION_UNIT / p.k  # noqa: E731 - ramp width, rad
-        punch, ramp_range = p.punch_torque, p.limit - p.punch_torque
+        ramp_range = limit - punch
         k_punch = punch / POSITION_UNIT
+        zero = np.zeros(len(limit))
         rows = (  # (gain, offset, lo, hi) per ACTUATORS entry
-            (k_punch, p.ccw_margin * POSITION_UNIT, 0.0, punch),
-            (ramp_range / width(p.ccw_slope), p.ccw_margin * POSITION_UNIT, 0.0, ramp_range),
-            (k_punch, -p.cw_margin * POSITION_UNIT, -punch, 0.0),
-            (ramp_range / width(p.cw_slope), -p.cw_margin * POSITION_UNIT, -ramp_range, 0.0))
+            (k_punch, p.ccw_margin * POSITION_UNIT, zero, punch),
+            (ramp_range / width(p.ccw_slope), p.ccw_margin * POSITION_UNIT, zero, ramp_range),
+            (k_punch, -p.cw_margin * POSITION_UNIT, -punch, zero),
+            (ramp_range / width(p.cw_slope), -p.cw_margin * POSITION_UNIT, -ramp_range, zero))
         for col, (gain, offset, lo, hi) in enumerate(rows):
             a = self.acts[:, col]
             m.actuator_gainprm[a, 0] = gain
             m.actuator_biasprm[a, 0] = -gain * offset
             m.actuator_biasprm[a, 1] = -gain
             m.actuator_biasprm[a, 2] = 0.0
-            m.actuator_forcerange[a] = (lo, hi)
+            m.actuator_forcerange[a, 0] = lo
+            m.actuator_forcerange[a, 1] = hi
         m.dof_damping[self.dadr] = self.damping
         self._write_goal()
 

@@ -1,9 +1,12 @@
 """What moves an emulated servo: goal register in, present position/velocity/load registers out.
 
 ``KinematicPlant``: in memory, each servo turns toward its goal at the no-load speed (AX-12 59 rpm,
-spec §3.5) while its torque is on. ``JointsPlant``: the simulated robot's joints; the ROS side
-(``sim_link_node``) publishes the goals on ``/<robot>/joint_targets`` and fills the present values
-from ``/<robot>/joint_states``. Both are shared between the bus thread and their owner: one lock.
+spec §3.5) or the speed register's cap if lower, while its torque is on and its torque limit is
+not 0 (no load in memory: any torque moves it, none leaves it where it is). ``JointsPlant``: the
+simulated robot's joints; the ROS side (``sim_link_node``) publishes the goals of servos with
+torque on on ``/<robot>/joint_targets`` and fills the present values from
+``/<robot>/joint_states``; speed and torque limits do not reach the simulated joints yet. Both
+are shared between the bus thread and their owner: one lock.
 """
 from __future__ import annotations
 
@@ -20,8 +23,14 @@ NO_LOAD_SPEED_RAD_S = 59 * 2 * math.pi / 60  # AX-12 at 12 V (spec §3.5)
 class Plant(Protocol):
     def set_goal(self, servo_id: int, value: int) -> None: ...
     def set_torque(self, servo_id: int, on: bool) -> None: ...
+    def set_speed_limit(self, servo_id: int, rad_s: float | None) -> None:
+        """The speed register's cap; None: the motor's own top speed."""
+    def set_torque_limit(self, servo_id: int, fraction: float) -> None:
+        """The torque limit as a fraction of the maximum torque (0: no torque)."""
     def present(self, servo_id: int) -> tuple[int, int, int] | None:
         """(position, velocity, load) register values; None: keep the registers as they are."""
+    def now(self) -> float:
+        """Seconds on the plant's own clock (the simulation's, for simulated joints)."""
 
 
 class KinematicPlant:
@@ -35,16 +44,21 @@ class KinematicPlant:
         self._torque = {i: False for i in ids}
         self._vel = {i: 0.0 for i in ids}
         self._t = clock()
-        self._speed = NO_LOAD_SPEED_RAD_S / model.rad_per_step  # steps per second
+        self._top_speed = NO_LOAD_SPEED_RAD_S / model.rad_per_step  # steps per second
+        self._speed = {i: self._top_speed for i in ids}
+        self._has_torque = {i: True for i in ids}  # torque limit > 0
 
     def _advance(self) -> None:
         now = self._clock()
         dt, self._t = now - self._t, now
+        if dt <= 0:  # the same instant: keep the last velocities
+            return
         for i, p in self._pos.items():
-            err = self._goal[i] - p if self._torque[i] else 0.0
-            step = max(-self._speed * dt, min(self._speed * dt, err))
-            self._pos[i] = p + step
-            self._vel[i] = step / dt if dt > 0 else 0.0
+            err = self._goal[i] - p if self._torque[i] and self._has_torque[i] else 0.0
+            reach = self._speed[i] * dt
+            self._pos[i] = p + max(-reach, min(reach, err))
+            # the velocity now, not the interval's mean: 0 once the goal is reached
+            self._vel[i] = math.copysign(self._speed[i], err) if abs(err) > reach else 0.0
 
     def set_goal(self, servo_id: int, value: int) -> None:
         with self._lock:
@@ -55,6 +69,20 @@ class KinematicPlant:
         with self._lock:
             self._advance()
             self._torque[servo_id] = on
+
+    def set_speed_limit(self, servo_id: int, rad_s: float | None) -> None:
+        with self._lock:
+            self._advance()
+            cap = self._top_speed if rad_s is None else rad_s / self.model.rad_per_step
+            self._speed[servo_id] = min(cap, self._top_speed)
+
+    def set_torque_limit(self, servo_id: int, fraction: float) -> None:
+        with self._lock:
+            self._advance()
+            self._has_torque[servo_id] = fraction > 0
+
+    def now(self) -> float:
+        return self._clock()
 
     def present(self, servo_id: int) -> tuple[int, int, int] | None:
         with self._lock:
@@ -73,26 +101,44 @@ class JointsPlant:
         self._lock = threading.Lock()
         self._goals: dict[str, float] = {}
         self._states: dict[str, tuple[float, float, float]] = {}
-        self._hold: set[str] = set()
+        self._wanted: dict[str, float] = {}  # goal registers written, rad
+        self._on: set[str] = set()  # joints whose servo has torque on
+        self._stamp = 0.0
         self.goal_version = 0
 
     # bus side
     def set_goal(self, servo_id: int, value: int) -> None:
+        """A goal goes out only while torque is on; written with torque off it waits in the
+        register and the servo turns to it when torque comes on (as an AX-12 does)."""
         with self._lock:
             joint = self.joint_of[servo_id]
-            self._goals[joint] = self.model.position_to_rad(value)
-            self._hold.discard(joint)
-            self.goal_version += 1
+            self._wanted[joint] = self.model.position_to_rad(value)
+            if joint in self._on:
+                self._send(joint, self._wanted[joint])
 
     def set_torque(self, servo_id: int, on: bool) -> None:
         """The simulated AX-12 has no limp mode on joint_targets: torque off holds the joint where
-        it is (its goal becomes its present position) until torque is on and a goal comes."""
+        it is (its goal becomes its present position) until torque is on again."""
         with self._lock:
             joint = self.joint_of[servo_id]
-            if not on and joint in self._states:
-                self._goals[joint] = self._states[joint][0]
-                self._hold.add(joint)
-                self.goal_version += 1
+            if on:
+                self._on.add(joint)
+                if joint in self._wanted:
+                    self._send(joint, self._wanted[joint])
+                return
+            self._on.discard(joint)
+            if joint in self._states:
+                self._send(joint, self._states[joint][0])
+
+    def set_speed_limit(self, servo_id: int, rad_s: float | None) -> None:
+        """Not taken to the simulated joint yet (joint_targets carries positions only)."""
+
+    def set_torque_limit(self, servo_id: int, fraction: float) -> None:
+        """Not taken to the simulated joint yet (joint_targets carries positions only)."""
+
+    def _send(self, joint: str, rad: float) -> None:
+        self._goals[joint] = rad
+        self.goal_version += 1
 
     def present(self, servo_id: int) -> tuple[int, int, int] | None:
         with self._lock:
@@ -103,9 +149,14 @@ class JointsPlant:
         return m.rad_to_position(state[0]), m.rad_s_to_velocity(state[1]), \
             m.effort_to_load(state[2])
 
+    def now(self) -> float:
+        """The stamp of the latest joint states: sim time, which lags the wall under load."""
+        return self._stamp
+
     # ROS side
-    def update_states(self, names, positions, velocities, efforts) -> None:
+    def update_states(self, names, positions, velocities, efforts, stamp: float = 0.0) -> None:
         with self._lock:
+            self._stamp = stamp
             for k, name in enumerate(names):
                 vel = velocities[k] if k < len(velocities) else 0.0
                 eff = efforts[k] if k < len(efforts) else 0.0

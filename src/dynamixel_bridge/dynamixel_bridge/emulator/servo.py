@@ -8,6 +8,12 @@ limits sets the angle-limit bit and is not applied. An overload (injected) turns
 the servos' alarm shutdown does: the AX error bit lasts while the overload does and torque can be
 switched on again after it; the X-series Hardware Error Status latches until a reboot.
 
+What the table asks of the motion (issue 27; AX-12A spec §8.2, XM430 §8.3): the speed register
+(AX Moving Speed, XM Profile Velocity; 0 = the motor's top speed) caps the speed, the AX Torque
+Limit scales the torque (0 = none), torque off leaves the servo limp, so goals written then wait;
+Moving reads 1 while the servo turns (Present Speed not 0), Registered (AX 44, XM 69) 1 while a
+REG_WRITE waits for its ACTION.
+
 The ID register is EEPROM like any other (locked as above): a written ID takes effect at once (the
 bus addresses the servo by it from the next packet on). The plant knows the servo by ``key``, its
 place on the chain (the id it was built with), which an ID write does not change.
@@ -17,6 +23,7 @@ from __future__ import annotations
 from .. import instructions as ins
 from ..control_table import Item, Model
 from .plants import Plant
+from .stall import StallWatch
 
 
 class Servo:
@@ -28,6 +35,8 @@ class Servo:
         self.memory = bytearray(model.size)
         self._baud_register = baud_register
         self.overloaded = False  # the injected load condition, now
+        self.stall_overload = False  # AX: shut down after pushing at its limit (stall.py)
+        self._stall = StallWatch(plant.now)
         self.reset(servo_id)
 
     def reset(self, servo_id: int | None = None, ram_only: bool = False) -> None:
@@ -40,9 +49,27 @@ class Servo:
         self._store(self.model.item('id'), sid)
         if self._baud_register is not None:
             self._store(self.model.item('baud_rate'), self._baud_register)
-        self.registered: tuple[int, bytes] | None = None
+        self.registered = None
+        self.stall_overload = False
+        self._tell_plant_limits()
         if self.model.protocol == 2 and self.overloaded:
             self._store(self.model.item('hardware_error'), ins.HW_OVERLOAD)
+
+    def _tell_plant_limits(self) -> None:
+        m = self.model
+        self.plant.set_speed_limit(self.key, m.speed_limit_rad_s(self.get('speed_limit')))
+        self.plant.set_torque_limit(
+            self.key, self.get('torque_limit') / 1023 if m.protocol == 1 else 1.0)
+
+    @property
+    def registered(self) -> tuple[int, bytes] | None:
+        """The REG_WRITE waiting for ACTION (address, data), mirrored in the Registered item."""
+        return self._registered
+
+    @registered.setter
+    def registered(self, value: tuple[int, bytes] | None) -> None:
+        self._registered = value
+        self._store(self.model.item('registered'), int(value is not None))
 
     # --- registers
     def get(self, name: str) -> int:
@@ -71,7 +98,7 @@ class Servo:
 
     def error_byte(self) -> int:
         if self.model.protocol == 1:
-            return ins.P1_OVERLOAD if self.overloaded else 0
+            return ins.P1_OVERLOAD if self.overloaded or self.stall_overload else 0
         return ins.P2_ALERT if self.get('hardware_error') else 0
 
     def _refresh_present(self) -> None:
@@ -84,6 +111,10 @@ class Servo:
         self._store(m.item('present_position'), max(lo, min(hi, pos)))
         self._store(m.item('present_velocity'), vel)
         self._store(m.item('present_load'), load if self.torque_on else 0)
+        if m.protocol == 1:
+            self._push_at_limit(int(self.get('present_position')))
+        speed = vel & 0x3FF if m.protocol == 1 else vel
+        self._store(m.item('moving'), int(speed != 0))
 
     # --- instructions; errors are the status error byte's instruction part
     def read(self, address: int, length: int) -> tuple[int, bytes]:
@@ -130,12 +161,24 @@ class Servo:
         m = self.model
         if it is m.item('torque_enable'):
             value = 0 if (value and self._alarm_shutdown()) else value
+            self.stall_overload = self.stall_overload and not value  # torque on again clears it
             self.plant.set_torque(self.key, bool(value))
         if it is m.item('id') and value != self.id:
             self.id_changed = True
         self._store(it, value)
         if it is m.item('goal_position'):
             self.plant.set_goal(self.key, value)
+        if it.name in ('Moving Speed', 'Profile Velocity', 'Torque Limit'):
+            self._tell_plant_limits()
+
+    def _push_at_limit(self, position: int) -> None:
+        load, overload = self._stall.update(self, position)
+        if load is not None:
+            self._store(self.model.item('present_load'), load)
+        if overload and self.get('Shutdown') & ins.P1_OVERLOAD:
+            self.stall_overload = True
+            self._store(self.model.item('torque_enable'), 0)
+            self.plant.set_torque(self.key, False)
 
     def _alarm_shutdown(self) -> bool:
         return self.overloaded or bool(self.model.protocol == 2 and self.get('hardware_error'))

@@ -38,7 +38,8 @@ class SimLink(rclpy.node.Node):
 
     def _on_states(self, msg: JointState) -> None:
         self.states_seen += 1
-        self.plant.update_states(msg.name, msg.position, msg.velocity, msg.effort)
+        stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+        self.plant.update_states(msg.name, msg.position, msg.velocity, msg.effort, stamp)
 
     def _publish_goals(self) -> None:
         pty = self._watched

@@ -1,0 +1,40 @@
+"""An AX-12A held short of its goal (against a mechanical stop, or a load it cannot lift).
+
+Its compliance curve (spec snake.md §3.5, Fig. 4.2) is saturated beyond margin + slope: the motor
+pushes at the Torque Limit, so Present Load reads the limit (bit 10 = CW, spec §8.2 / e-manual).
+Pushing there without getting anywhere for OVERLOAD_AFTER_S is the e-manual's overload ("the
+current load cannot be controlled by the set Torque"): error bit 5, and torque off when the
+Shutdown register's overload bit is set (default 36 has it). The e-manual gives no time; 0.5 s
+is an assumption. Stalled = the position stays within STALL_STEPS of where the push began.
+"""
+from __future__ import annotations
+
+OVERLOAD_AFTER_S = 0.5  # assumption: the e-manual names no time
+STALL_STEPS = 2  # position units the pushing servo may still creep (sensor noise)
+CW_BIT = 0x400
+
+
+class StallWatch:
+    def __init__(self, clock) -> None:
+        """``clock``: the plant's (sim time for simulated joints: a slowed simulation must not
+        look stalled)."""
+        self._clock = clock
+        self._since: float | None = None
+        self._at = 0
+
+    def update(self, servo, position: int) -> tuple[int | None, bool]:
+        """(the Present Load while pushing at the limit or None, overload now)."""
+        limit = servo.get('Torque Limit')
+        err = servo.get('Goal Position') - position
+        side = 'CCW' if err > 0 else 'CW'
+        saturated = abs(err) > servo.get(f'{side} Compliance Margin') + \
+            servo.get(f'{side} Compliance Slope')
+        if not (servo.torque_on and limit and saturated):
+            self._since = None
+            return None, False
+        now = self._clock()
+        if self._since is None or abs(position - self._at) > STALL_STEPS:
+            self._since, self._at = now, position
+            return None, False
+        load = limit | (CW_BIT if err < 0 else 0)
+        return load, now - self._since >= OVERLOAD_AFTER_S

@@ -40,39 +40,78 @@ def test_the_real_sdk_moves_a_joint_of_the_simulated_go1(endpoint):
     assert ep['accepted'] >= 900 and ep['crc_errors'] == 0 and ep['length_errors'] == 0
 
 
-def test_the_real_sdk_high_level_stand_down_and_not_supported(tmp_path):
-    """Sport mode (``go1_udp_sport``): stand up (6), walking (2: not supported, the state says
-    so with reserve 1 and keeps standing), stand down (5)."""
+class SportClient:
+    """The real SDK's high level (``sdk.UDP(HIGHLEVEL)``) against ``go1_udp_sport``."""
+
+    def __init__(self, port: int):
+        from unitree_legged_sdk import robot_interface as sdk
+        self.udp = sdk.UDP(0xEE, free_port(), '127.0.0.1', port)
+        self.cmd, self.state = sdk.HighCmd(), sdk.HighState()
+        self.udp.InitCmdData(self.cmd)
+        end = time.monotonic() + 30
+        while self.state.levelFlag != 0xEE:               # the robot starting up
+            assert time.monotonic() < end, 'no HighState'
+            self.hold(6, 0.1)
+
+    def hold(self, mode: int, seconds: float, body_height: float = 0.0,
+             euler: tuple = (0.0, 0.0, 0.0)) -> None:
+        self.cmd.mode, self.cmd.bodyHeight, self.cmd.euler = mode, body_height, list(euler)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            time.sleep(0.002)
+            self.udp.Recv()
+            self.udp.GetRecv(self.state)
+            self.udp.SetSend(self.cmd)
+            self.udp.Send()
+
+
+@pytest.fixture
+def sport(tmp_path):
     port = free_port()
     proc = subprocess.Popen([str(WS / 'bin' / 'robozoo'), 'run', 'go1_udp_sport', '--quiet',
                              '--output', str(tmp_path / 'run'), '--duration', '120',
                              '--set', f'go1_udp_sport.port={port}'],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    from unitree_legged_sdk import robot_interface as sdk
     try:
-        udp = sdk.UDP(0xEE, free_port(), '127.0.0.1', port)
-        cmd, state = sdk.HighCmd(), sdk.HighState()
-        udp.InitCmdData(cmd)
-
-        def hold(mode: int, seconds: float) -> None:
-            cmd.mode = mode
-            end = time.monotonic() + seconds
-            while time.monotonic() < end:
-                time.sleep(0.002)
-                udp.Recv()
-                udp.GetRecv(state)
-                udp.SetSend(cmd)
-                udp.Send()
-        end = time.monotonic() + 30
-        while state.levelFlag != 0xEE:               # the robot starting up
-            assert time.monotonic() < end, 'no HighState'
-            hold(6, 0.1)
-        hold(6, 1.5)
-        assert (state.mode, state.reserve) == (6, 0) and state.bodyHeight > 0.3
-        hold(2, 0.3)
-        assert (state.mode, state.reserve) == (1, 1) and state.bodyHeight > 0.3
-        hold(5, 2.0)
-        assert state.mode == 5 and state.bodyHeight < 0.2
+        yield SportClient(port), proc
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=60)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            proc.outputs = proc.communicate(timeout=60)
+
+
+def test_the_real_sdk_high_level_stand_down_and_not_supported(sport):
+    """Sport mode (``go1_udp_sport``): stand up (6), walking (2: not supported, the state says
+    so with reserve 1, one log line says it, the robot keeps standing), stand down (5)."""
+    client, proc = sport
+    state = client.state
+    client.hold(6, 1.5)
+    assert (state.mode, state.reserve) == (6, 0) and state.bodyHeight > 0.3
+    client.hold(2, 0.3)
+    assert (state.mode, state.reserve) == (1, 1) and state.bodyHeight > 0.3
+    client.hold(5, 2.0)
+    assert state.mode == 5 and state.bodyHeight < 0.2
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    said = [ln for ln in err.splitlines() if 'unsupported HighCmd mode 2' in ln]
+    assert len(said) == 1 and '(velocity walking)' in said[0] and 'reserve = 1' in said[0], err
+
+
+def test_the_real_sdk_force_stand_turns_and_lowers_the_trunk(sport):
+    """Mode 1 (force stand, comm.h): the trunk takes the HighCmd's roll, pitch and yaw and its
+    bodyHeight delta over feet that stay put; beyond comm.h's height range (-0.13 ... 0.03 m) it
+    stops at its end (the angle ranges: src/unitree_udp/test/test_body_pose.py). The IMU's rpy and the state's
+    bodyHeight show it, and nothing is flagged (reserve 0)."""
+    client, _ = sport
+    state = client.state
+    client.hold(6, 1.5)
+    h0, yaw0 = state.bodyHeight, state.imu.rpy[2]
+    client.hold(1, 2.0, euler=(0.3, -0.2, 0.25))
+    assert (state.mode, state.reserve) == (1, 0)
+    roll, pitch, yaw = state.imu.rpy
+    assert abs(roll - 0.3) < 0.05 and abs(pitch + 0.2) < 0.05, state.imu.rpy
+    assert abs(yaw - yaw0 - 0.25) < 0.05, (yaw0, state.imu.rpy)
+    client.hold(1, 2.0, body_height=-0.1)
+    assert abs(state.bodyHeight - (h0 - 0.1)) < 0.03 and max(map(abs, state.imu.rpy[:2])) < 0.05
+    client.hold(1, 1.5, body_height=-0.5)                    # clamped to comm.h's -0.13 m
+    assert abs(state.bodyHeight - (h0 - 0.13)) < 0.03 and state.reserve == 0, (h0, state.bodyHeight)

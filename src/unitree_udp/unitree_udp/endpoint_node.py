@@ -24,7 +24,7 @@ from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import Imu, JointState
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand, LinkContacts
 
-from .constants import HIGH_PORT, LOW_PORT, MODE_DAMPING, N_LEG_MOTORS
+from .constants import HIGH_MODES, HIGH_PORT, LOW_PORT, MODE_DAMPING, N_LEG_MOTORS
 from .endpoint import MotorTargets, UdpEndpoint, damping, targets_from_low_cmd
 from .high_level import encode_high_state
 from .joint_map import JointMap
@@ -91,6 +91,11 @@ class Go1UdpEndpoint(Node):
         if self.sport is not None:
             t = self.get_clock().now().nanoseconds * 1e-9
             self._apply(self.sport.targets(self.core.command, self.snapshot.q, t))
+            if new and self.sport.unsupported:
+                mode = self.core.command.mode
+                self.core.log.event('unsupported HighCmd', (
+                    f"mode {mode} ({HIGH_MODES.get(mode, 'unknown')}) needs Unitree's locomotion"
+                    ' controller: standing instead (HighState reserve = 1)'))
         elif new:
             self._apply(targets_from_low_cmd(self.core.command, self.damping_kd,
                                              self.snapshot.q))

@@ -12,7 +12,8 @@ topics are ``/<robot>/...``:
 - topics ``wheels`` (robobo_msgs/Wheels: cumulative degrees, deg/s), ``pan`` and ``tilt``
   (std_msgs/Int16, degrees), ``irs`` (robobo_msgs/IRs, once all 8 sensors reported, then on
   every sensor update), ``accel``, ``orientation``, ``orientation_euler`` (MINT, R26: the
-  phone's, robobo_api.phone_sensors), ``battery/base``, ``battery/phone`` (Int32 percent), ``camera/image``, ``camera/image/compressed`` (JPEG), ``camera/camera_info``, ``blob``
+  phone's, robobo_api.phone_sensors), ``battery/base``, ``battery/phone`` (Int32 percent),
+  ``camera/image``, ``camera/image/compressed`` (JPEG), ``camera/camera_info``, ``blob``
   (robobo_msgs/Blob, colours set by ``setBlobCommand``; robobo_api.color_blobs). The 8 IR
   ``Range`` topics come straight from the simulator's IR plug-ins (zoo_sim.ir_sensor).
 

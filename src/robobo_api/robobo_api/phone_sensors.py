@@ -10,9 +10,9 @@ device x = left, y = (-cos t, 0, sin t), z = (sin t, 0, cos t). Pan 180 faces fo
 joint turns about -z (spec 3.5, axis (0, 0, -1)).
 
 Orientation: pitch and roll as Android's SensorManager.getOrientation gives them (pitch =
-asin(-R[7]): 0 flat, -90 with the top raised upright; roll = atan2(-R[6], R[8])). Yaw stays the base's heading:
-Android's azimuth is undefined with the phone upright (the Robobo's usual pose).
-No ROS import here.
+asin(-R[7]): 0 flat, -90 with the top raised upright; roll = atan2(-R[6], R[8])). Yaw stays
+the base's heading: Android's azimuth is undefined with the phone upright (the Robobo's usual
+pose). No ROS import here.
 """
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ topics are ``/<robot>/...``:
   ``resetWheelsCommand``;
 - topics ``wheels`` (robobo_msgs/Wheels: cumulative degrees, deg/s), ``pan`` and ``tilt``
   (std_msgs/Int16, degrees), ``irs`` (robobo_msgs/IRs, once all 8 sensors reported, then on
-  every sensor update), ``accel``, ``orientation``, ``orientation_euler`` (MINT, R26),
+  every sensor update), ``accel``, ``orientation``, ``orientation_euler`` (MINT, R26: the
+  phone's, robobo_api.phone_sensors), ``battery/base``, ``battery/phone`` (Int32 percent),
   ``camera/image``, ``camera/image/compressed`` (JPEG), ``camera/camera_info``, ``blob``
   (robobo_msgs/Blob, colours set by ``setBlobCommand``; robobo_api.color_blobs). The 8 IR
   ``Range`` topics come straight from the simulator's IR plug-ins (zoo_sim.ir_sensor).
@@ -42,6 +43,7 @@ from .axis_mover import AxisMover
 from .color_blobs import BlobTracker
 from .motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor, preset,
                          wheel_omega)
+from .phone_sensors import battery_level, phone_acceleration, phone_orientation
 
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
              'front_ll': 'frontll', 'back_c': 'backc', 'back_r': 'backr', 'back_l': 'backl'}
@@ -103,6 +105,9 @@ class RoboboApi(rclpy.node.Node):
             self.accel_pub = self.create_publisher(Accel, 'accel', 10)
             self.orient_pub = self.create_publisher(Quaternion, 'orientation', 10)
             self.euler_pub = self.create_publisher(OrientationEuler, 'orientation_euler', 10)
+            self.battery_pubs = {d: self.create_publisher(Int32, f'battery/{d}', 10)
+                                 for d in ('base', 'phone')}
+            self._start_s = None
             self.create_subscription(Imu, f'/{robot}/imu', self._on_imu, 10)
             self.create_timer(1.0 / p['imu_rate'], self._publish_imu)
         if p['camera_rate'] > 0:
@@ -301,15 +306,22 @@ class RoboboApi(rclpy.node.Node):
         self._imu = msg
 
     def _publish_imu(self) -> None:
+        """The phone's sensors (phone_sensors): the base IMU turned by pan and tilt, battery."""
         if self._imu is None:
             return
         o, a = self._imu.orientation, self._imu.linear_acceleration
-        self.accel_pub.publish(Accel(linear=Vector3(x=a.x, y=a.y, z=a.z)))
+        pan, tilt = self.degrees(2), self.degrees(3)
+        ax, ay, az = phone_acceleration((a.x, a.y, a.z), pan, tilt)
+        self.accel_pub.publish(Accel(linear=Vector3(x=ax, y=ay, z=az)))
         self.orient_pub.publish(Quaternion(x=o.x, y=o.y, z=o.z, w=o.w))
-        yaw, pitch, roll = euler_deg(o.w, o.x, o.y, o.z)
+        yaw, pitch, roll = phone_orientation((o.w, o.x, o.y, o.z), pan, tilt)
         self.euler_pub.publish(OrientationEuler(
             vector=Vector3(x=roll, y=pitch, z=yaw), yaw=Float64(data=yaw),
             pitch=Float64(data=pitch), roll=Float64(data=roll)))
+        now = self.now_s()
+        self._start_s = now if self._start_s is None else self._start_s
+        for pub in self.battery_pubs.values():
+            pub.publish(Int32(data=battery_level(now - self._start_s)))
 
     # -- camera -----------------------------------------------------------------------------
     def _on_image(self, msg: Image) -> None:
@@ -335,14 +347,6 @@ class RoboboApi(rclpy.node.Node):
 
     def _on_set_blob(self, msg: SetBlobCommand) -> None:
         self.blobs.set_colors([c for c in ('red', 'green', 'blue', 'custom') if getattr(msg, c)])
-
-
-def euler_deg(w: float, x: float, y: float, z: float) -> tuple[float, float, float]:
-    """(yaw, pitch, roll) in degrees of a unit quaternion (Z-Y-X)."""
-    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
-    pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
-    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
-    return math.degrees(yaw), math.degrees(pitch), math.degrees(roll)
 
 
 def camera_info(img: Image, hfov: float) -> CameraInfo:

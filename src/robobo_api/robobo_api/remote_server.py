@@ -1,7 +1,8 @@
 """The Robobo Remote Access Protocol server of one simulated robot: what the Robobo app serves to
 robobopy, as a thin layer over the robot's ROS interface (robobo_api.api_node): commands become
 ``moveWheels`` / ``movePanTilt`` / ``resetWheels`` calls, statuses come from ``wheels``,
-``pan``, ``tilt``, ``irs``, ``blob``, ``orientation_euler``. Frames are parsed by
+``pan``, ``tilt``, ``irs``, ``blob``, and the phone's ``orientation_euler``, ``accel``,
+``battery/base``, ``battery/phone`` (robobo_api.phone_sensors). Frames are parsed by
 robobo_api.rrap_codec in the socket's thread (robobo_api.ws_server): this node's loop gets parsed
 commands, at most ws_server.TAKE_MAX per poll. Bad input is answered with an ERROR status each
 time and logged rate-limited (zoo_runtime.rate_limited_log: one line, then counts per client).
@@ -20,6 +21,7 @@ from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs, OrientationEuler, SetBlobCommand
 from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
 from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
+from zoo_runtime.interfaces.geometry_msgs.msg import Accel
 from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
 from zoo_runtime.rate_limited_log import RateLimitedLog
 
@@ -58,6 +60,12 @@ class RoboboRemote(rclpy.node.Node):
         self.create_subscription(IRs, f'{ns}/irs', self._on_irs, 10)
         self.create_subscription(Blob, f'{ns}/blob', self._on_blob, 10)
         self.create_subscription(OrientationEuler, f'{ns}/orientation_euler', self._on_euler, 10)
+        self.create_subscription(Accel, f'{ns}/accel', lambda m: self._keep(
+            'ACCELERATION', rrap.status('ACCELERATION', xaccel=m.linear.x, yaccel=m.linear.y,
+                                        zaccel=m.linear.z)), 10)
+        for device, name in (('base', 'BAT-BASE'), ('phone', 'BAT-PHONE')):
+            self.create_subscription(Int32, f'{ns}/battery/{device}', lambda m, n=name: self._keep(
+                n, rrap.status(n, level=m.data)), 10)
         self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
         self.peers: dict[int, str] = {}     # connection -> "client 3 (127.0.0.1:53412)"
         self.warnings = RateLimitedLog(full=rrap.refused_line, count=rrap.refused_count_line)
@@ -119,8 +127,9 @@ class RoboboRemote(rclpy.node.Node):
             posy=int(round(m.center.y)), size=m.size.data,
             frame_timestamp=_ms(m.header.stamp), timestamp=_ms(m.header.stamp)))
 
-    def _send_changed(self, names: tuple[str, ...] = ('WHEELS', 'PAN', 'TILT',
-                                                      'ORIENTATION')) -> None:
+    def _send_changed(self, names: tuple[str, ...] = ('WHEELS', 'PAN', 'TILT', 'ORIENTATION',
+                                                      'ACCELERATION', 'BAT-BASE', 'BAT-PHONE')
+                      ) -> None:
         """The app sends a status only when it changed (iOS StatusManager.swift)."""
         for name in names:
             frame = self.state.get(name)

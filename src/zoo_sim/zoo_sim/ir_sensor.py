@@ -7,6 +7,13 @@ that hit nothing from ``ir_law``. Options, from an optional ``<plugin>`` child o
 ``<sensor>`` element (``<preset>thesis|mint</preset>``, ``<miss_rule>inf|max_range</miss_rule>``),
 else :data:`DEFAULTS`. Rays see collision geoms only (MuJoCo group 0), the robot's own included:
 the sensor frames lie outside the robot's shapes (robobo_description tests it).
+
+Contact: the window (the sensor frame) can end up inside an obstacle or, past a thin wall, behind
+it (the Robobo's front_c sits 1.84 cm ahead of its collision box, the arena's walls are 1 cm).
+Rays cast from there would see nothing, or the wall's far face. So a probe ray goes from the
+robot's root link origin (inside its body) to the window, ignoring the robot's own geoms: if
+something else lies on the way, the window is in or past it and the sensor reads the law's
+contact value (ir_law.CONTACT_M).
 """
 from __future__ import annotations
 
@@ -49,6 +56,7 @@ class IrBundle(Sensor):
         self._geomid = np.zeros(n, dtype=np.int32)
         self._dist = np.zeros(n)
         self._site = -1
+        self._probe_geom = np.zeros(1, dtype=np.int32)
 
     @property
     def site_name(self) -> str:
@@ -68,9 +76,31 @@ class IrBundle(Sensor):
                            self.grid.range_max)
         return self._dist.copy()
 
+    def window_blocked(self, model: mujoco.MjModel, data: mujoco.MjData) -> bool:
+        """Whether a geom not of this robot lies between the robot's root link origin and the
+        sensor's window (module docstring, "Contact")."""
+        root = model.body_rootid[model.site_bodyid[self._site]]
+        start = data.xpos[root].copy()
+        window = data.site_xpos[self._site]
+        for _ in range(8):  # step past the robot's own geoms (wheels) on the way
+            gap = window - start
+            length = float(np.linalg.norm(gap))
+            if length < 1e-9:
+                return False
+            unit = gap / length
+            hit = mujoco.mj_ray(model, data, start, unit, COLLISION_GROUP, 1, -1,
+                                self._probe_geom)
+            if hit < 0 or hit > length:
+                return False
+            if model.body_rootid[model.geom_bodyid[self._probe_geom[0]]] != root:
+                return True
+            start = start + unit * (hit + 1e-6)
+        return False
+
     def read(self, model: mujoco.MjModel, data: mujoco.MjData) -> float:
-        return intensity(self.distances(model, data), self.grid.range_max, self.preset,
-                         self.miss_rule)
+        dist = self.distances(model, data)
+        return intensity(dist, self.grid.range_max, self.preset, self.miss_rule,
+                         contact=self.window_blocked(model, data))
 
     def message(self, values: float, stamp) -> 'Range':
         from zoo_runtime.interfaces.std_msgs.msg import Header

@@ -46,12 +46,13 @@ def until(check, timeout: float, what: str):
 
 
 @contextlib.contextmanager
-def processes_run(ros_env: dict, tmp_path: Path, scenario: str):
-    """A paced ``--processes`` run of ``scenario``, stopped by SIGINT afterwards."""
-    run = subprocess.Popen([ROBOZOO, 'run', scenario, '--processes', '--duration', '120',
-                            '--real-time-factor', '1', '--quiet', '--output',
-                            str(tmp_path / 'run')], env=ros_env, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+def processes_run(ros_env: dict, tmp_path: Path, scenario: str, processes: bool = True):
+    """A paced ``--processes`` (or in-process) run of ``scenario``, stopped by SIGINT
+    afterwards."""
+    run = subprocess.Popen([ROBOZOO, 'run', scenario, *(['--processes'] if processes else []),
+                            '--duration', '120', '--real-time-factor', '1', '--quiet',
+                            '--output', str(tmp_path / 'run')], env=ros_env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         yield run
     finally:

@@ -1,4 +1,5 @@
-"""A --processes process in the ROS 2 graph: ``ros_discovery_info`` as rmw_cyclonedds writes it.
+"""A --processes process, or the bridge node, in the ROS 2 graph: ``ros_discovery_info`` as
+rmw_cyclonedds writes it.
 
 ROS 2 learns which nodes a DDS participant holds, and which of its readers and writers belong to
 which node, only from ``rmw_dds_common/msg/ParticipantEntitiesInfo`` samples on the DDS topic
@@ -102,26 +103,39 @@ def users(snap, key: str, side: str, clock_node=None) -> list:
     return found
 
 
-class GraphAnnouncer:
-    """Writes this process's ParticipantEntitiesInfo once (transient local: late joiners such
-    as a ``ros2`` CLI call get it from the writer's history) and again on ``update()``."""
+class DiscoveryInfoWriter:
+    """A participant's writer of ``ros_discovery_info``: ``write(nodes)`` announces its nodes
+    (transient local: late joiners such as a ``ros2`` CLI call get the last sample from the
+    writer's history); rmw writes again whenever a node or endpoint is added or removed."""
 
-    def __init__(self, dp, context, nodes: list, link) -> None:
-        self.dp, self.context, self.nodes, self.link = dp, context, list(nodes), link
+    def __init__(self, dp) -> None:
+        self.dp = dp
         self.writer = RawWriter(dp, '/' + TOPIC, TYPE,
                                 dds_qos(_QOS, writer=True, type_hash=messages.rihs01(TYPE)),
                                 dds_name=TOPIC)
-        self.update()
 
-    def update(self) -> None:
-        readers = {**self.link.readers, **self.link.peer_readers}
-        nodes = node_entities(self.context, self.nodes, readers, self.link.writers)
+    def write(self, nodes: list[tuple]) -> None:
+        """``nodes``: (namespace, name, reader gids, writer gids) per node."""
         self.writer.write(entities_info(gid(self.dp), nodes))
 
     def close(self) -> None:
         """Tell the graph the nodes are gone (rmw does on node destruction), then let the
         participant's deletion dispose the rest."""
         try:
-            self.writer.write(entities_info(gid(self.dp), []))
+            self.write([])
         except Exception:  # noqa: BLE001 - closing anyway; DDS disposes the participant
             pass
+
+
+class GraphAnnouncer(DiscoveryInfoWriter):
+    """A --processes process's nodes, written once its DDS endpoints exist (they do not change
+    afterwards) and again on ``update()``."""
+
+    def __init__(self, dp, context, nodes: list, link) -> None:
+        super().__init__(dp)
+        self.context, self.nodes, self.link = context, list(nodes), link
+        self.update()
+
+    def update(self) -> None:
+        readers = {**self.link.readers, **self.link.peer_readers}
+        self.write(node_entities(self.context, self.nodes, readers, self.link.writers))

@@ -8,9 +8,14 @@ the simulator (process 0) obeys.
 `--no-daemon`: the graph verbs would otherwise start a ros2 daemon per domain that outlives the
 test. The run is paced (--real-time-factor 1): ROS peers live on wall time. Its nodes: the simulator
 `/sim` in the robozoo process, the walker `/nao/walker` in a process of its own.
+
+Issue 27: `ros2 topic info -v` and `ros2 node info` name the node behind every endpoint, the
+lockstep's /clock and the services between processes included (nao_wave_walk).
 """
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import re
 import signal
@@ -40,12 +45,27 @@ def until(check, timeout: float, what: str):
         time.sleep(0.5)
 
 
-def test_rclpy_node_sees_reads_and_commands_a_processes_run(ros_env, tmp_path):
-    run = subprocess.Popen([ROBOZOO, 'run', 'nao_walk', '--processes', '--duration', '120',
-                            '--real-time-factor', '1', '--quiet', '--output',
-                            str(tmp_path / 'run')], env=ros_env, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+@contextlib.contextmanager
+def processes_run(ros_env: dict, tmp_path: Path, scenario: str, processes: bool = True):
+    """A paced ``--processes`` (or in-process) run of ``scenario``, stopped by SIGINT
+    afterwards."""
+    run = subprocess.Popen([ROBOZOO, 'run', scenario, *(['--processes'] if processes else []),
+                            '--duration', '120', '--real-time-factor', '1', '--quiet',
+                            '--output', str(tmp_path / 'run')], env=ros_env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
+        yield run
+    finally:
+        run.send_signal(signal.SIGINT)
+        try:
+            run.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            run.wait()
+
+
+def test_rclpy_node_sees_reads_and_commands_a_processes_run(ros_env, tmp_path):
+    with processes_run(ros_env, tmp_path, 'nao_walk') as run:
         def topics():
             out = ros2(ros_env, 'topic', 'list', '-t', '--no-daemon').stdout
             found = dict(re.findall(r'^(\S+) \[(\S+)\]$', out, re.M))
@@ -77,10 +97,50 @@ def test_rclpy_node_sees_reads_and_commands_a_processes_run(ros_env, tmp_path):
         assert abs(result['first'][0]) < 0.01, result
         assert t1 - t0 >= 1.5 and 0.45 < (q1 - q0) / (t1 - t0) < 0.55, result
         assert run.poll() is None, run.stdout.read()
-    finally:
-        run.send_signal(signal.SIGINT)
-        try:
-            run.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            run.kill()
-            run.wait()
+
+
+def endpoint_nodes(env: dict, topic: str) -> dict[str, set[str]]:
+    """``ros2 topic info -v``: {'PUBLISHER'|'SUBSCRIPTION': {'/ns/node', ...}}."""
+    out = ros2(env, 'topic', 'info', '-v', topic, '--no-daemon').stdout
+    found: dict[str, set[str]] = {}
+    for name, ns, kind in re.findall(r'Node name: (\S+)\nNode namespace: (\S+)\n'
+                                     r'(?:.*\n)*?Endpoint type: (\w+)', out):
+        found.setdefault(kind, set()).add(ns.rstrip('/') + '/' + name)
+    return found
+
+
+def node_section(env: dict, node: str, section: str) -> list[str]:
+    """The lines of one section of ``ros2 node info`` (e.g. 'Service Servers')."""
+    out = ros2(env, 'node', 'info', node, '--no-daemon').stdout
+    lines = out.split(f'  {section}:\n')[1].splitlines()
+    return [line.strip() for line in itertools.takewhile(
+        lambda line: not line.strip() or line.startswith('    '), lines) if line.strip()]
+
+
+def test_ros2_cli_names_the_node_behind_every_endpoint_of_a_processes_run(ros_env, tmp_path):
+    """nao_wave_walk: /sim in the robozoo process, /nao/joint_pid_controller and /nao/walker in
+    processes of their own; the walker calls /sim/reset and /nao/joint_pid_controller/reset
+    across processes. Under ROS 2 the simulator publishes /clock (zoo_sim sim_node.py), and rmw
+    lists a service's rq/rr endpoints under its server's and clients' node (rmw_cyclonedds
+    rmw_get_service/client_names_and_types_by_node: readers of rq/*Request, rr/*Reply)."""
+    with processes_run(ros_env, tmp_path, 'nao_wave_walk') as run:
+        every = {'/sim', '/nao/joint_pid_controller', '/nao/walker'}
+
+        def nodes():
+            names = set(ros2(ros_env, 'node', 'list', '--no-daemon').stdout.split())
+            return names if every <= names else None
+
+        assert until(nodes, 90, f'{sorted(every)} in `ros2 node list`') == every
+        assert endpoint_nodes(ros_env, '/nao/joint_targets') == {
+            'PUBLISHER': {'/nao/walker'}, 'SUBSCRIPTION': {'/nao/joint_pid_controller'}}
+        assert endpoint_nodes(ros_env, '/nao/joint_commands') == {
+            'PUBLISHER': {'/nao/joint_pid_controller'}, 'SUBSCRIPTION': {'/sim'}}
+        assert endpoint_nodes(ros_env, '/clock').get('PUBLISHER') == {'/sim'}
+        assert '/sim/reset: std_srvs/srv/Empty' in node_section(ros_env, '/sim',
+                                                                  'Service Servers')
+        assert '/nao/joint_pid_controller/reset: std_srvs/srv/Empty' in node_section(
+            ros_env, '/nao/joint_pid_controller', 'Service Servers')
+        clients = node_section(ros_env, '/nao/walker', 'Service Clients')
+        assert {'/sim/reset: std_srvs/srv/Empty',
+                '/nao/joint_pid_controller/reset: std_srvs/srv/Empty'} <= set(clients)
+        assert run.poll() is None, run.stdout.read()

@@ -1,6 +1,8 @@
 """The bridge in-process (lockstep executor, unpaced) against a DDS peer participant in the same
 process: out and in, the QoS of the in-process endpoints, late joiners of a transient-local
 topic, overlapping lists and the unpaced-run verdict."""
+import time
+
 import pytest
 from cyclonedds.core import DDSException
 from cyclonedds.domain import DomainParticipant
@@ -101,3 +103,27 @@ def test_a_topic_in_both_lists_is_refused(world, domain_id):
     _, make, _ = world
     with pytest.raises(ValueError, match='both publish and subscribe'):
         make(DdsBridge, domain_id=domain_id, publish=['/x'], subscribe=['/x'])
+
+
+def test_the_bridge_announces_its_node_and_endpoints_on_ros_discovery_info(scene):
+    """rmw_cyclonedds' ros_discovery_info (ros_graph): the bridge node with its DDS readers and
+    writers, written again only when an endpoint is added, not at every poll."""
+    from zoo_dds.ros_graph import _QOS, TOPIC, TYPE, gid
+    from zoo_dds.transport import RawReader
+    bridge, peer, executor, _ = scene
+    reader = RawReader(peer, '/' + TOPIC, TYPE, dds_qos(_QOS, writer=False), dds_name=TOPIC)
+    executor.spin_until(S)  # 1000 polls
+    infos, end = [], time.monotonic() + 5.0
+    while time.monotonic() < end and not (
+            infos and len(infos[-1].node_entities_info_seq[0].writer_gid_seq) == 3):
+        infos += [messages.typestore().deserialize_cdr(c, TYPE) for c in reader.take()]
+        time.sleep(0.05)
+    assert 1 <= len(infos) <= 2, len(infos)  # at start, and once /clock exists
+    last = infos[-1]
+    assert bytes(last.gid.data) == gid(bridge.dp)
+    (node,) = last.node_entities_info_seq
+    assert (node.node_namespace, node.node_name) == ('/', 'dds_bridge')
+    assert {bytes(g.data) for g in node.writer_gid_seq} == {
+        gid(w.writer) for w in bridge._writers.values()}
+    assert [bytes(g.data) for g in node.reader_gid_seq] == [
+        gid(r.reader) for _, r, _ in bridge._readers]

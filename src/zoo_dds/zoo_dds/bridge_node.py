@@ -77,6 +77,9 @@ class DdsBridge(Node):
         self._readers: list = []  # (topic, RawReader, in-process publisher)
         self._writers: dict = {}
         self._pace0: tuple[float, int] | None = None
+        from .ros_graph import DiscoveryInfoWriter
+        self._graph = DiscoveryInfoWriter(self.dp)  # `ros2 node list` sees the bridge
+        self._announced: int | None = None  # how many endpoints the last announcement held
         self._resolve_topics()
         self.create_timer(self.poll_period, self._poll)
         self.get_logger().info(
@@ -93,6 +96,20 @@ class DdsBridge(Node):
         return t.type_name, (ends[0].qos_profile if ends else None)
 
     def _resolve_topics(self) -> None:
+        self._add_resolved()
+        if self._announced != len(self._writers) + len(self._readers):
+            self._announce()
+
+    def _announce(self) -> None:
+        """This node with its DDS readers and writers on ros_discovery_info (as rmw does when
+        an endpoint is added)."""
+        from .ros_graph import gid
+        self._announced = len(self._writers) + len(self._readers)
+        self._graph.write([(self.get_namespace(), self.get_name(),
+                            [gid(r.reader) for _, r, _ in self._readers],
+                            [gid(w.writer) for w in self._writers.values()])])
+
+    def _add_resolved(self) -> None:
         for topic, type_name in list(self._pending_out.items()):
             found, qos = self._inside(topic, 'publishers')
             type_name = type_name or found
@@ -175,6 +192,7 @@ class DdsBridge(Node):
     def destroy_node(self) -> None:
         dp = getattr(self, 'dp', None)
         if dp is not None:
+            self._graph.close()
             self._readers.clear()
             self._writers.clear()
             from .transport import close

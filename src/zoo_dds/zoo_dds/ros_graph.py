@@ -1,4 +1,5 @@
-"""A --processes process in the ROS 2 graph: ``ros_discovery_info`` as rmw_cyclonedds writes it.
+"""A --processes process, or the bridge node, in the ROS 2 graph: ``ros_discovery_info`` as
+rmw_cyclonedds writes it.
 
 ROS 2 learns which nodes a DDS participant holds, and which of its readers and writers belong to
 which node, only from ``rmw_dds_common/msg/ParticipantEntitiesInfo`` samples on the DDS topic
@@ -28,6 +29,7 @@ from types import SimpleNamespace
 import numpy as np
 from zoo_runtime import introspection, messages
 
+from .process_plan import CLOCK, REPLY, REQUEST
 from .qos_map import dds_qos
 from .transport import RawWriter
 
@@ -62,43 +64,78 @@ def entities_info(participant_gid: bytes, nodes: list[tuple[str, str, list[bytes
 
 
 def node_entities(context, nodes: list, readers: dict, writers: dict) -> list[tuple]:
-    """(namespace, name, reader gids, writer gids) for each of ``nodes`` (runtime nodes), the
-    gids being those of the DDS ``readers``/``writers`` (``{topic: RawReader/RawWriter}``) whose
-    topic the node subscribes/publishes in-process."""
-    topics = introspection.graph_snapshot(context).topics
+    """(namespace, name, reader gids, writer gids) for each of ``nodes`` (runtime nodes). The
+    DDS ``readers``/``writers`` are ``{plan key: RawReader/RawWriter}``; a plan key is a topic
+    or a service's request/reply key (``rq:``/``rr:`` + name). Each goes under every node that
+    uses it in-process (:func:`users`)."""
+    snap = introspection.graph_snapshot(context)
+    clock_node = next((n for n in nodes if hasattr(n, 'lockstep_physics')), None)
     out = []
     for node in nodes:
         mine = {}
-        for kind, dds in (('subscriptions', readers), ('publishers', writers)):
-            mine[kind] = [gid(ep.reader if kind == 'subscriptions' else ep.writer)
-                          for topic, ep in sorted(dds.items())
-                          if topic in topics and any(
-                              e.node is node for e in getattr(topics[topic], kind))]
-        out.append((node.get_namespace(), node.get_name(), mine['subscriptions'],
-                    mine['publishers']))
+        for side, dds in (('reader', readers), ('writer', writers)):
+            mine[side] = [gid(getattr(ep, side)) for key, ep in sorted(dds.items())
+                          if any(u is node for u in users(snap, key, side, clock_node))]
+        out.append((node.get_namespace(), node.get_name(), mine['reader'], mine['writer']))
     return out
 
 
-class GraphAnnouncer:
-    """Writes this process's ParticipantEntitiesInfo once (transient local: late joiners such
-    as a ``ros2`` CLI call get it from the writer's history) and again on ``update()``."""
+def users(snap, key: str, side: str, clock_node=None) -> list:
+    """The nodes behind one DDS reader or writer (``side``) of plan ``key``:
 
-    def __init__(self, dp, context, nodes: list, link) -> None:
-        self.dp, self.context, self.nodes, self.link = dp, context, list(nodes), link
+    - a topic: the nodes subscribing (reader) or publishing (writer) it in-process; the
+      ``/clock`` writer, fed by the lockstep executor (no node), goes under ``clock_node``, the
+      node whose physics drives the lockstep, as the simulator publishes ``/clock`` itself
+      under ROS 2 (zoo_sim ``sim_node.py``);
+    - a service's request or reply topic: the nodes serving or calling it in-process. rmw lists
+      a node's services from its readers of ``rq/*Request`` and its clients from its readers of
+      ``rr/*Reply`` (rmw_cyclonedds ``rmw_get_service_names_and_types_by_node``,
+      ``rmw_get_client_names_and_types_by_node``). The run's hidden proxy node is no user: it
+      is not among the announced nodes."""
+    if key.startswith((REQUEST, REPLY)):
+        name = key[len(REQUEST):]
+        ends = (*snap.services.get(name, ()), *snap.clients.get(name, ()))
+        return [e.node for e in ends]
+    ends = snap.subscriptions_of(key) if side == 'reader' else snap.publishers_of(key)
+    found = [e.node for e in ends if e.node is not None]
+    if side == 'writer' and key == CLOCK and not found and clock_node is not None:
+        return [clock_node]
+    return found
+
+
+class DiscoveryInfoWriter:
+    """A participant's writer of ``ros_discovery_info``: ``write(nodes)`` announces its nodes
+    (transient local: late joiners such as a ``ros2`` CLI call get the last sample from the
+    writer's history); rmw writes again whenever a node or endpoint is added or removed."""
+
+    def __init__(self, dp) -> None:
+        self.dp = dp
         self.writer = RawWriter(dp, '/' + TOPIC, TYPE,
                                 dds_qos(_QOS, writer=True, type_hash=messages.rihs01(TYPE)),
                                 dds_name=TOPIC)
-        self.update()
 
-    def update(self) -> None:
-        readers = {**self.link.readers, **self.link.peer_readers}
-        nodes = node_entities(self.context, self.nodes, readers, self.link.writers)
+    def write(self, nodes: list[tuple]) -> None:
+        """``nodes``: (namespace, name, reader gids, writer gids) per node."""
         self.writer.write(entities_info(gid(self.dp), nodes))
 
     def close(self) -> None:
         """Tell the graph the nodes are gone (rmw does on node destruction), then let the
         participant's deletion dispose the rest."""
         try:
-            self.writer.write(entities_info(gid(self.dp), []))
+            self.write([])
         except Exception:  # noqa: BLE001 - closing anyway; DDS disposes the participant
             pass
+
+
+class GraphAnnouncer(DiscoveryInfoWriter):
+    """A --processes process's nodes, written once its DDS endpoints exist (they do not change
+    afterwards) and again on ``update()``."""
+
+    def __init__(self, dp, context, nodes: list, link) -> None:
+        super().__init__(dp)
+        self.context, self.nodes, self.link = context, list(nodes), link
+        self.update()
+
+    def update(self) -> None:
+        readers = {**self.link.readers, **self.link.peer_readers}
+        self.write(node_entities(self.context, self.nodes, readers, self.link.writers))

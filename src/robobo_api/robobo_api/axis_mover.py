@@ -8,6 +8,14 @@ against gravity within its torque cap, R5), the equivalent of the thesis' equal 
 mover also servoes the held angle back (time constant HOLD_TAU_S): zoo_sim's idle motors let the
 tilt creep by ~3 deg/s while the base drives (measured; see the README), which the thesis' equal
 stops would not allow.
+
+A move that cannot reach its target ends all the same, as a blocking call on the real robot must
+(robobopy waits for the UNLOCK with no timeout of its own: remotelib.movePanWait/moveTiltWait):
+it stalls when, over STALL_WINDOW_S, the joint covered less than STALL_FRACTION of the distance
+the commanded speed would cover (the phone against a wall), and it times out after TIMEOUT_FACTOR
+times its planned duration plus TIMEOUT_MARGIN_S. It then holds where it stopped and reports
+finished, so the unlock id is published. These thresholds are ours: the specs give no stall rule
+for the real servos (specs/robobo.md 12 lists the unlock semantics as unknown).
 """
 from __future__ import annotations
 
@@ -18,6 +26,9 @@ from .motor_laws import pan_tilt_omega
 
 DONE_TOLERANCE_DEG = 0.25
 HOLD_TAU_S = 0.05  # s, the hold servo's time constant
+STALL_WINDOW_S = 0.3
+STALL_FRACTION = 0.2
+TIMEOUT_FACTOR, TIMEOUT_MARGIN_S = 2.0, 0.5
 
 
 class AxisMover:
@@ -28,6 +39,9 @@ class AxisMover:
         self.unlock_id = 0
         self.started_s = 0.0
         self.hold_deg: float | None = None  # the angle held when idle
+        self.stalled = False                # the last move ended short (stall or timeout)
+        self._elapsed = self._limit_s = 0.0
+        self._mark = (0.0, 0.0)             # (elapsed s, angle deg) of the stall window's start
 
     @property
     def moving(self) -> bool:
@@ -40,6 +54,9 @@ class AxisMover:
         self.omega_deg = math.degrees(pan_tilt_omega(target_deg - current_deg, speed, self.coeffs))
         self.unlock_id = unlock_id
         self.started_s = now_s
+        self.stalled, self._elapsed, self._mark = False, 0.0, (0.0, float(current_deg))
+        planned_s = abs(target_deg - current_deg) / self.omega_deg if self.omega_deg else 0.0
+        self._limit_s = TIMEOUT_FACTOR * planned_s + TIMEOUT_MARGIN_S
         return math.radians(math.copysign(self.omega_deg, target_deg - current_deg))
 
     def stop(self, hold_deg: float | None = None) -> None:
@@ -57,7 +74,21 @@ class AxisMover:
         if abs(remaining) <= DONE_TOLERANCE_DEG:
             self.hold_deg, self.target_deg = self.target_deg, None
             return 0.0, True
+        if self._blocked(current_deg, dt):  # end short, hold where it stopped
+            self.hold_deg, self.target_deg, self.stalled = current_deg, None, True
+            return 0.0, True
         step = self.omega_deg * dt
         if abs(remaining) <= step:  # land on the target at the next tick
             return math.radians(remaining / dt), False
         return math.radians(math.copysign(self.omega_deg, remaining)), False
+
+    def _blocked(self, current_deg: float, dt: float) -> bool:
+        """Stalled (too little progress over the last window) or out of time."""
+        self._elapsed += dt
+        if self._elapsed > self._limit_s:
+            return True
+        since, angle = self._mark
+        if self._elapsed - since < STALL_WINDOW_S:
+            return False
+        self._mark = (self._elapsed, current_deg)
+        return abs(current_deg - angle) < STALL_FRACTION * self.omega_deg * (self._elapsed - since)

@@ -3,7 +3,7 @@ import pytest
 
 from robobo_api import commands
 from robobo_api.axis_mover import AxisMover
-from robobo_api.motor_laws import PAN_PRESETS
+from robobo_api.motor_laws import PAN_PRESETS, TILT_PRESETS
 
 
 def test_wheels_command_rules():
@@ -41,3 +41,31 @@ def test_mover_lands_on_target_in_formula_time():
     assert q == pytest.approx(90, abs=0.25) and t == pytest.approx(2.78, abs=0.02)
     v, _ = mover.update(89.0, dt)  # idle: servo back to the hold angle
     assert v > 0
+
+
+def test_mover_ends_a_stalled_move_and_holds_where_it_stopped():
+    """The phone blocked at 42 deg on its way from 70 to 30 (issue 27): the move ends."""
+    mover = AxisMover(TILT_PRESETS['thesis'])
+    q, t, dt = 70.0, 0.0, 0.01
+    v = mover.start(q, 30, 50, 0.0)
+    finished = False
+    while not finished and t < 5.0:
+        q = max(42.0, q + v * 57.29577951308232 * dt)   # a wall at 42 deg
+        t += dt
+        v, finished = mover.update(q, dt)
+    assert finished and mover.stalled and t < 2.0
+    assert mover.hold_deg == pytest.approx(42.0) and not mover.moving
+
+
+def test_mover_times_out_when_progress_is_too_slow_to_call_a_stall():
+    mover = AxisMover(TILT_PRESETS['thesis'])
+    q, t, dt = 70.0, 0.0, 0.01
+    v = mover.start(q, 30, 50, 0.0)
+    finished = False
+    while not finished and t < 30.0:
+        q += 0.3 * v * 57.29577951308232 * dt   # a third of the speed: never a stall
+        t += dt
+        v, finished = mover.update(q, dt)
+    planned = 40.0 / mover.omega_deg
+    assert finished and mover.stalled
+    assert t == pytest.approx(2 * planned + 0.5, abs=0.02)

@@ -9,13 +9,14 @@ mover also servoes the held angle back (time constant HOLD_TAU_S): zoo_sim's idl
 tilt creep by ~3 deg/s while the base drives (measured; see the README), which the thesis' equal
 stops would not allow.
 
-A move that cannot reach its target ends all the same, as a blocking call on the real robot must
-(robobopy waits for the UNLOCK with no timeout of its own: remotelib.movePanWait/moveTiltWait):
-it stalls when, over STALL_WINDOW_S, the joint covered less than STALL_FRACTION of the distance
-the commanded speed would cover (the phone against a wall), and it times out after TIMEOUT_FACTOR
-times its planned duration plus TIMEOUT_MARGIN_S. It then holds where it stopped and reports
-finished, so the unlock id is published. These thresholds are ours: the specs give no stall rule
-for the real servos (specs/robobo.md 12 lists the unlock semantics as unknown).
+A move that cannot reach its target ends all the same, as a blocking call does on the real robot
+(robobopy waits for the UNLOCK with no timeout of its own: remotelib.movePanWait/moveTiltWait).
+The app's rule (mintforpeople/robobo-app-ios, Pods/robobo-rob-interface-module-pod/.../remoterob/
+RemoteRobModuleImplementation.swift, PanWaitThread/TiltWaitThread): it polls the integer angle
+every 75 ms and calls the move blocked once it has not changed for 30 polls (2.25 s), then sends
+the UNLOCK. Here: blocked when the angle has moved less than STALL_DEG for STALL_S; and, ours (no
+source), a timeout after TIMEOUT_FACTOR times the planned duration plus TIMEOUT_MARGIN_S. The
+move then holds where it stopped and reports finished, so its unlock id is published.
 """
 from __future__ import annotations
 
@@ -26,8 +27,7 @@ from .motor_laws import pan_tilt_omega
 
 DONE_TOLERANCE_DEG = 0.25
 HOLD_TAU_S = 0.05  # s, the hold servo's time constant
-STALL_WINDOW_S = 0.3
-STALL_FRACTION = 0.2
+STALL_S, STALL_DEG = 30 * 0.075, 1.0   # the app: 30 polls of 75 ms without an integer change
 TIMEOUT_FACTOR, TIMEOUT_MARGIN_S = 2.0, 0.5
 
 
@@ -41,7 +41,7 @@ class AxisMover:
         self.hold_deg: float | None = None  # the angle held when idle
         self.stalled = False                # the last move ended short (stall or timeout)
         self._elapsed = self._limit_s = 0.0
-        self._mark = (0.0, 0.0)             # (elapsed s, angle deg) of the stall window's start
+        self._mark = (0.0, 0.0)             # (elapsed s, angle deg) when it last moved STALL_DEG
 
     @property
     def moving(self) -> bool:
@@ -88,7 +88,7 @@ class AxisMover:
         if self._elapsed > self._limit_s:
             return True
         since, angle = self._mark
-        if self._elapsed - since < STALL_WINDOW_S:
+        if abs(current_deg - angle) >= STALL_DEG:
+            self._mark = (self._elapsed, current_deg)
             return False
-        self._mark = (self._elapsed, current_deg)
-        return abs(current_deg - angle) < STALL_FRACTION * self.omega_deg * (self._elapsed - since)
+        return self._elapsed - since >= STALL_S

@@ -53,7 +53,9 @@ def test_mover_ends_a_stalled_move_and_holds_where_it_stopped():
         q = max(42.0, q + v * 57.29577951308232 * dt)   # a wall at 42 deg
         t += dt
         v, finished = mover.update(q, dt)
-    assert finished and mover.stalled and t < 2.0
+    # the app's rule: blocked once 1 deg of progress has not come for 2.25 s
+    assert finished and mover.stalled
+    assert t == pytest.approx(28.0 / mover.omega_deg + 2.25, abs=0.05)
     assert mover.hold_deg == pytest.approx(42.0) and not mover.moving
 
 

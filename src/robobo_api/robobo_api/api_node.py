@@ -8,7 +8,8 @@ topics are ``/<robot>/...``:
   ends), ``movePanTilt`` (returns when the motion is over; pan then tilt, or both together with
   ``simultaneous_pan_tilt``), ``resetWheels``, ``api_reset`` (std_srvs/Empty: forget moves and
   encoder offsets after ``/sim/reset``); topic twins ``moveWheels``, ``movePanTilt``,
-  ``resetWheelsCommand``;
+  ``resetWheelsCommand``; ``setLed``, ``setEmotion``, ``playSound``, ``talk`` (robobo_msgs, checked
+  by robobo_api.effects), which publish what they did on ``leds``, ``emotion``, ``sound``, ``speech``;
 - topics ``wheels`` (robobo_msgs/Wheels: cumulative degrees, deg/s), ``pan`` and ``tilt``
   (std_msgs/Int16, degrees), ``irs`` (robobo_msgs/IRs, once all 8 sensors reported, then on
   every sensor update), ``accel``, ``orientation``, ``orientation_euler`` (MINT, R26),
@@ -31,13 +32,15 @@ from zoo_runtime.interfaces.opencv_apps.msg import Point2D
 from zoo_runtime.interfaces.robobo_msgs.msg import (Blob, IRs, MovePanTiltCommand,
                                                     MoveWheelsCommand, OrientationEuler,
                                                     ResetWheelsCommand, SetBlobCommand, Wheels)
-from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
+from zoo_runtime.interfaces.robobo_msgs.msg import Led
+from zoo_runtime.interfaces.robobo_msgs.srv import (MovePanTilt, MoveWheels, PlaySound,
+                                                    ResetWheels, SetEmotion, SetLed, Talk)
 from zoo_runtime.interfaces.sensor_msgs.msg import (CameraInfo, CompressedImage, Image, Imu,
                                                     JointState, Range)
-from zoo_runtime.interfaces.std_msgs.msg import Float64, Int16, Int32, Int64, String
+from zoo_runtime.interfaces.std_msgs.msg import ColorRGBA, Float64, Int16, Int32, Int64, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty
 
-from . import commands
+from . import commands, effects
 from .axis_mover import AxisMover
 from .color_blobs import BlobTracker
 from .motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor, preset,
@@ -97,6 +100,7 @@ class RoboboApi(rclpy.node.Node):
         self.create_subscription(MovePanTiltCommand, 'movePanTilt', self._on_pan_tilt_topic, 10)
         self.create_subscription(ResetWheelsCommand, 'resetWheelsCommand',
                                  lambda _msg: self.reset_wheels(), 10)
+        self._effects()
         if p['state_rate'] > 0:
             self.create_timer(1.0 / p['state_rate'], self._publish_state)
         if p['imu_rate'] > 0:
@@ -295,6 +299,43 @@ class RoboboApi(rclpy.node.Node):
     def _on_pan_tilt_topic(self, msg) -> None:
         self.start_axis('pan', msg.panpos.data, msg.panspeed.data, msg.panunlockid.data)
         self.start_axis('tilt', msg.tiltpos.data, msg.tiltspeed.data, msg.tiltunlockid.data)
+
+    # -- effects: LEDs, face, sounds, speech (robobo_api.effects) ----------------------------
+    def _effects(self) -> None:
+        """Services as the real robot's (robobo_msgs SetLed, SetEmotion, PlaySound, Talk); what
+        they did is published so a program's effects can be checked: ``leds`` (robobo_msgs/Led,
+        one message per LED set), ``emotion``, ``sound``, ``speech`` (std_msgs/String)."""
+        self.led_pub = self.create_publisher(Led, 'leds', 10)
+        self.emotion_pub = self.create_publisher(String, 'emotion', 10)
+        self.sound_pub = self.create_publisher(String, 'sound', 10)
+        self.speech_pub = self.create_publisher(String, 'speech', 10)
+        self.create_service(SetLed, 'setLed', self._on_set_led)
+        for srv, name, field, pub, check in (
+                (SetEmotion, 'setEmotion', 'emotion', self.emotion_pub,
+                 lambda v: effects.one_of('setEmotion', v, effects.EMOTIONS)),
+                (PlaySound, 'playSound', 'sound', self.sound_pub,
+                 lambda v: effects.one_of('playSound', v, effects.SOUNDS)),
+                (Talk, 'talk', 'text', self.speech_pub, effects.speech)):
+            self.create_service(srv, name, lambda req, resp, f=field, p=pub, c=check:
+                                self._on_effect(getattr(req, f).data, p, c, resp))
+
+    def _on_set_led(self, req, resp):
+        leds, problem = effects.led(req.id.data, req.color.data)
+        for name, (r, g, b) in leds:
+            self.led_pub.publish(Led(id=String(data=name), color=ColorRGBA(r=r, g=g, b=b, a=1.0)))
+        return self._effect_done(problem, resp)
+
+    def _on_effect(self, value: str, pub, check, resp):
+        problem = check(value)
+        if problem is None:
+            pub.publish(String(data=value))
+        return self._effect_done(problem, resp)
+
+    def _effect_done(self, problem: str | None, resp):
+        if problem:
+            self.get_logger().error(problem)
+        resp.error.data = effects.INVALID if problem else effects.OK
+        return resp
 
     # -- IMU (MINT extension, R26) ----------------------------------------------------------
     def _on_imu(self, msg: Imu) -> None:

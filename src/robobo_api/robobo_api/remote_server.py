@@ -19,8 +19,9 @@ from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs, OrientationEuler, SetBlobCommand
 from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
-from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
-from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
+from zoo_runtime.interfaces.robobo_msgs.srv import (MovePanTilt, MoveWheels, PlaySound,
+                                                    ResetWheels, SetEmotion, SetLed, Talk)
+from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32, String
 from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
@@ -42,6 +43,9 @@ class RoboboRemote(rclpy.node.Node):
         self.wheels_srv = self.create_client(MoveWheels, f'{ns}/moveWheels')
         self.pan_tilt_srv = self.create_client(MovePanTilt, f'{ns}/movePanTilt')
         self.reset_srv = self.create_client(ResetWheels, f'{ns}/resetWheels')
+        self.effect_srvs = {name: self.create_client(srv, f'{ns}/{name}') for srv, name in (
+            (SetLed, 'setLed'), (SetEmotion, 'setEmotion'), (PlaySound, 'playSound'),
+            (Talk, 'talk'))}
         self.blob_cfg = self.create_publisher(SetBlobCommand, f'{ns}/setBlobCommand', 10)
         self.state: dict[str, str] = {}      # status name -> last frame
         self._sent: dict[str, str] = {}      # status name -> last frame broadcast
@@ -176,6 +180,8 @@ class RoboboRemote(rclpy.node.Node):
             self._move(conn, cmd, rrap.wheels(cmd))
         elif name in ('MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT', 'MOVETILT-BLOCKING'):
             self._move_axis(conn, cmd, rrap.axis(cmd))
+        elif name in rrap.EFFECTS:
+            self._effect(conn, cmd)
         elif name == 'RESET-WHEELS':
             self.reset_srv.call_async(ResetWheels.Request())
         elif name == 'CONFIGURE-BLOBTRACKING':
@@ -236,6 +242,22 @@ class RoboboRemote(rclpy.node.Node):
             if a.blockid is not None:
                 self._after_next(a.axis.upper(), conn,
                                  rrap.status(rrap.UNLOCKS[cmd.name], blockid=a.blockid))
+        future.add_done_callback(done)
+
+    def _effect(self, conn: int, cmd: rrap.Command) -> None:
+        """LEDs, emotion, sound, speech through the robot's services (they publish what was
+        done). TALK's UNLOCK-TALK follows the service's answer: nothing is spoken aloud."""
+        service, keys = rrap.EFFECTS[cmd.name]
+        client = self.effect_srvs[service]
+        fields = [f.lower() for f in client.srv_type.Request.get_fields_and_field_types()]
+        future = client.call_async(client.srv_type.Request(**{
+            field: String(data=rrap.text(cmd, key)) for field, key in zip(fields, keys)}))
+
+        def done(f) -> None:
+            if f.result().error.data != 0:
+                self._refuse(conn, cmd.name, f'refused by the robot: {cmd.params} (see its '
+                                             f'{service} log line)')
+            self._release(conn, cmd, None)
         future.add_done_callback(done)
 
     def _on_disconnect(self, conn: int) -> None:

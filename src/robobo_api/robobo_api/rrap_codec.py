@@ -55,8 +55,7 @@ BLOB_COLORS = ('red', 'green', 'blue', 'custom')
 IRS_KEYS = {'frontc': 'Front-C', 'frontr': 'Front-R', 'frontrr': 'Front-RR', 'frontl': 'Front-L',
             'frontll': 'Front-LL', 'backc': 'Back-C', 'backr': 'Back-R', 'backl': 'Back-L'}
 # commands robobopy can send that the simulator does not model: accepted, answered with ERROR
-NOT_SIMULATED = {'SET-LEDCOLOR', 'SET-EMOTION', 'PLAY-SOUND', 'PLAY-NOTE', 'TALK',
-                 'START-STREAM', 'STOP-STREAM', 'START-CAMERA', 'STOP-CAMERA', 'SET-CAMERA',
+NOT_SIMULATED = {'PLAY-NOTE', 'START-STREAM', 'STOP-STREAM', 'START-CAMERA', 'STOP-CAMERA', 'SET-CAMERA',
                  'SET-CAMERA-FPS', 'SET-STREAM-FPS', 'SYNC', 'START-COLOR-DETECTION',
                  'STOP-COLOR-DETECTION', 'STOP-COLOR-MEASUREMENT', 'START-FACE-DETECTION',
                  'STOP-FACE-DETECTION', 'START-OBJECT-RECOGNITION', 'STOP-OBJECT-RECOGNITION',
@@ -70,8 +69,12 @@ NOT_SIMULATED = {'SET-LEDCOLOR', 'SET-EMOTION', 'PLAY-SOUND', 'PLAY-NOTE', 'TALK
 UNLOCKS = {'MOVE-BLOCKING': 'UNLOCK-MOVE', 'MOVEBY-DEGREES': 'UNLOCK-MOVE',
            'MOVEPAN-BLOCKING': 'UNLOCK-PAN', 'MOVETILT-BLOCKING': 'UNLOCK-TILT',
            'TALK': 'UNLOCK-TALK'}
+# effects served through the robot's ROS services (robobo_api.effects): command -> (service,
+# the command's parameters in the request's field order; robobopy processors Rob/Smartphone/Sound)
+EFFECTS = {'SET-LEDCOLOR': ('setLed', ('led', 'color')), 'SET-EMOTION': ('setEmotion', ('emotion',)),
+           'PLAY-SOUND': ('playSound', ('sound',)), 'TALK': ('talk', ('text',))}
 # every command name the servers know (served or not): the kinds bad input is counted by
-KNOWN_COMMANDS = frozenset({'MOVE', 'MOVE-BLOCKING', 'MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT',
+KNOWN_COMMANDS = frozenset({*EFFECTS, 'MOVE', 'MOVE-BLOCKING', 'MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT',
                             'MOVETILT-BLOCKING', 'RESET-WHEELS', 'CONFIGURE-BLOBTRACKING',
                             'SET-SENSOR-FREQUENCY', 'RESET-SIM', *LOCATION_SETS,
                             *NOT_SIMULATED, *UNLOCKS})
@@ -230,6 +233,12 @@ def integer(cmd: Command, key: str, lo: int, hi: int) -> int:
         raise ProtocolError(f'{cmd.name}: {key} must be an integer in {lo}..{hi}, got '
                             f'{_short(repr(cmd.params[key]))}')
     return int(value)
+
+
+def text(cmd: Command, key: str) -> str:
+    if key not in cmd.params:
+        raise ProtocolError(f'{cmd.name}: missing parameter {key!r}')
+    return str(cmd.params[key])
 
 
 def flag(cmd: Command, key: str) -> bool:

@@ -39,12 +39,13 @@ from zoo_runtime.interfaces.sensor_msgs.msg import (CameraInfo, CompressedImage,
                                                     JointState, Range)
 from zoo_runtime.interfaces.std_msgs.msg import ColorRGBA, Float64, Int16, Int32, Int64, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty
+from zoo_runtime.interfaces.zoo_interfaces.srv import MoveWheelsByDegrees
 
 from . import commands, effects
 from .axis_mover import AxisMover
 from .color_blobs import BlobTracker
 from .motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor, preset,
-                         wheel_omega)
+                         wheel_degrees_omega, wheel_omega)
 
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
              'front_ll': 'frontll', 'back_c': 'backc', 'back_r': 'backr', 'back_l': 'backl'}
@@ -95,6 +96,9 @@ class RoboboApi(rclpy.node.Node):
         self.create_service(MovePanTilt, 'movePanTilt', self._on_move_pan_tilt,
                             callback_group=rclpy.callback_groups.ReentrantCallbackGroup())
         self.create_service(ResetWheels, 'resetWheels', self._on_reset_wheels)
+        self.create_service(MoveWheelsByDegrees, 'moveWheelsByDegrees', self._on_wheels_by_degrees)
+        self._by_degrees: dict[int, AxisMover] = {}  # wheel joint -> its move by degrees
+        self._by_degrees_unlock = 0
         self.create_service(Empty, 'api_reset', self._on_api_reset)
         self.create_subscription(MoveWheelsCommand, 'moveWheels', self._on_move_wheels_topic, 10)
         self.create_subscription(MovePanTiltCommand, 'movePanTilt', self._on_pan_tilt_topic, 10)
@@ -141,6 +145,8 @@ class RoboboApi(rclpy.node.Node):
         self._last_stamp = stamp
         self.have_state = True
         self._control_pan_tilt()
+        if self._by_degrees:
+            self._control_by_degrees()
 
     def wheel_degrees(self) -> tuple[float, float]:
         """Cumulative (left, right) wheel angles in degrees since the last reset."""
@@ -197,6 +203,7 @@ class RoboboApi(rclpy.node.Node):
             self.get_logger().error(problem)
             return commands.INVALID
         self._end_wheel_timer()
+        self._by_degrees.clear()
         self._drive_wheels([wheel_omega(cmd.lspeed, cmd.time_s, self.wheel_coeffs),
                             wheel_omega(cmd.rspeed, cmd.time_s, self.wheel_coeffs)])
         self._wheel_unlock = cmd.unlock_id
@@ -221,6 +228,41 @@ class RoboboApi(rclpy.node.Node):
     def _on_move_wheels_topic(self, msg) -> None:
         self.move_wheels(msg.lspeed.data, msg.rspeed.data, msg.time.data, msg.unlockid.data)
 
+    def _on_wheels_by_degrees(self, req, resp):
+        """The app's MOVEBY-DEGREES: the wheel(s) turn by the angle at the calibrated law's speed
+        and stop there (landing like the pan/tilt, axis_mover), the other wheel stands; a stall
+        (the app's rule: no 1 deg for 2.25 s) or timeout ends it short. ``unlock/move`` then
+        carries the unlock id. A timed move or another one replaces it."""
+        cmd, problem = commands.wheels_by_degrees(req.wheel, req.degrees, req.speed, req.unlockid)
+        if problem:
+            self.get_logger().error(problem)
+            resp.error = commands.INVALID
+            return resp
+        self._end_wheel_timer()
+        self._stop_ramp()
+        omega = wheel_degrees_omega(cmd.speed, cmd.degrees, self.wheel_coeffs)
+        self._by_degrees = {}
+        velocities = [0.0, 0.0]
+        for joint in cmd.wheels:
+            mover = self._by_degrees[joint] = AxisMover(())
+            now = self.degrees(joint)
+            velocities[joint] = mover.start(now, now + math.copysign(cmd.degrees, cmd.speed),
+                                            cmd.speed, self.now_s(), omega_deg=omega)
+        self._by_degrees_unlock = cmd.unlock_id
+        self._command([0, 1], velocities)
+        resp.error = commands.OK
+        return resp
+
+    def _control_by_degrees(self) -> None:
+        velocities = [0.0, 0.0]
+        for joint, mover in list(self._by_degrees.items()):
+            velocities[joint], finished = mover.update(self.degrees(joint), self._dt)
+            if finished:
+                del self._by_degrees[joint]
+        self._command([0, 1], velocities)   # a finished wheel is held at velocity 0
+        if not self._by_degrees:
+            self.unlock_pub.publish(Int16(data=self._by_degrees_unlock))
+
     def reset_wheels(self) -> None:
         self.wheel_offset = [self.degrees(0), self.degrees(1)]
 
@@ -231,6 +273,7 @@ class RoboboApi(rclpy.node.Node):
 
     def _on_api_reset(self, req, resp):
         self._end_wheel_timer()
+        self._by_degrees.clear()
         self._stop_ramp()
         if self._wheel_motor is not None:
             self._wheel_motor.reset()

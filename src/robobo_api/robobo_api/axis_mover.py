@@ -48,10 +48,12 @@ class AxisMover:
         return self.target_deg is not None
 
     def start(self, current_deg: float, target_deg: float, speed: float, now_s: float,
-              unlock_id: int = 0) -> float:
-        """Begin a move; returns the joint velocity (rad/s) to command now."""
+              unlock_id: int = 0, omega_deg: float | None = None) -> float:
+        """Begin a move; returns the joint velocity (rad/s) to command now. ``omega_deg``
+        (deg/s) replaces the pan/tilt law's speed (a wheel turned by degrees)."""
         self.target_deg = float(target_deg)
-        self.omega_deg = math.degrees(pan_tilt_omega(target_deg - current_deg, speed, self.coeffs))
+        self.omega_deg = abs(omega_deg) if omega_deg is not None else math.degrees(
+            pan_tilt_omega(target_deg - current_deg, speed, self.coeffs))
         self.unlock_id = unlock_id
         self.started_s = now_s
         self.stalled, self._elapsed, self._mark = False, 0.0, (0.0, float(current_deg))

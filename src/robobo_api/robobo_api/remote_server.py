@@ -22,6 +22,7 @@ from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
 from zoo_runtime.interfaces.robobo_msgs.srv import (MovePanTilt, MoveWheels, PlaySound,
                                                     ResetWheels, SetEmotion, SetLed, Talk)
 from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32, String
+from zoo_runtime.interfaces.zoo_interfaces.srv import MoveWheelsByDegrees
 from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
@@ -42,6 +43,7 @@ class RoboboRemote(rclpy.node.Node):
         self.status_period = p['status_period']
         self.wheels_srv = self.create_client(MoveWheels, f'{ns}/moveWheels')
         self.pan_tilt_srv = self.create_client(MovePanTilt, f'{ns}/movePanTilt')
+        self.degrees_srv = self.create_client(MoveWheelsByDegrees, f'{ns}/moveWheelsByDegrees')
         self.reset_srv = self.create_client(ResetWheels, f'{ns}/resetWheels')
         self.effect_srvs = {name: self.create_client(srv, f'{ns}/{name}') for srv, name in (
             (SetLed, 'setLed'), (SetEmotion, 'setEmotion'), (PlaySound, 'playSound'),
@@ -178,6 +180,8 @@ class RoboboRemote(rclpy.node.Node):
         name = cmd.name
         if name in ('MOVE', 'MOVE-BLOCKING'):
             self._move(conn, cmd, rrap.wheels(cmd))
+        elif name == 'MOVEBY-DEGREES':
+            self._move_by_degrees(conn, cmd, *rrap.by_degrees(cmd))
         elif name in ('MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT', 'MOVETILT-BLOCKING'):
             self._move_axis(conn, cmd, rrap.axis(cmd))
         elif name in rrap.EFFECTS:
@@ -197,13 +201,35 @@ class RoboboRemote(rclpy.node.Node):
             self._refuse(conn, name, f'unknown command {name!r}; ignored (the app logs and '
                                      'ignores commands it has no executor for)')
 
-    def _move(self, conn: int, cmd: rrap.Command, w: rrap.Wheels) -> None:
-        unlock_id = next(self._unlock_ids)
+    def _new_wheel_move(self) -> int:
+        """An unlock id for a new wheel move, which replaces a running one: its blocking caller
+        is released now."""
         for old_id, old_block in list(self._wheel_waits.items()):
-            # a new move replaces a running one: its blocking caller is released now
             self._wheel_waits.pop(old_id)
             if old_block is not None:
                 self.server.send(None, rrap.status('UNLOCK-MOVE', blockid=old_block))
+        return next(self._unlock_ids)
+
+    def _move_by_degrees(self, conn: int, cmd: rrap.Command, wheel: str, degrees: int,
+                         speed: int) -> None:
+        """The app's MOVEBY-DEGREES through ``moveWheelsByDegrees``; its UNLOCK-MOVE (robobopy
+        waits for that one: RobProcessor) follows ``unlock/move`` like a timed move's."""
+        unlock_id, blockid = self._new_wheel_move(), rrap.blockid(cmd)
+        future = self.degrees_srv.call_async(MoveWheelsByDegrees.Request(
+            wheel=wheel, degrees=degrees, speed=speed, unlockid=unlock_id))
+        self._wheel_waits[unlock_id] = blockid
+
+        def done(f) -> None:
+            if f.result().error != 0:
+                self._wheel_waits.pop(unlock_id, None)
+                self._refuse(conn, cmd.name, f'refused by the robot: wheel {wheel!r}, degrees '
+                                             f'{degrees}, speed {speed} (wheel left/right/both, '
+                                             'degrees and speed != 0)')
+                self._release(conn, cmd, blockid)
+        future.add_done_callback(done)
+
+    def _move(self, conn: int, cmd: rrap.Command, w: rrap.Wheels) -> None:
+        unlock_id = self._new_wheel_move()
         future = self.wheels_srv.call_async(MoveWheels.Request(
             lspeed=Int8(data=w.lspeed), rspeed=Int8(data=w.rspeed), time=Int32(data=w.time_ms),
             unlockid=Int16(data=unlock_id)))

@@ -64,7 +64,7 @@ NOT_SIMULATED = {'PLAY-NOTE', 'START-STREAM', 'STOP-STREAM', 'START-CAMERA', 'ST
                  'START-LINE-STATS', 'STOP-LINE-STATS', 'INVERT-COLORS-LANE-ON',
                  'INVERT-COLORS-LANE-OFF', 'START-AUDIO-STREAM', 'STOP-AUDIO-STREAM',
                  'SYNC-AUDIO', 'START-SPEECH-DETECTION', 'STOP-SPEECH-DETECTION',
-                 'CONFIGURE-LOSTBLOB', 'MOVEBY-DEGREES', 'SIM-LOAD-ITEM', 'SIM-UNLOAD-ITEM'}
+                 'CONFIGURE-LOSTBLOB', 'SIM-LOAD-ITEM', 'SIM-UNLOAD-ITEM'}
 # what a blocking client waits for after each of these (robobopy remotelib/processors)
 UNLOCKS = {'MOVE-BLOCKING': 'UNLOCK-MOVE', 'MOVEBY-DEGREES': 'UNLOCK-MOVE',
            'MOVEPAN-BLOCKING': 'UNLOCK-PAN', 'MOVETILT-BLOCKING': 'UNLOCK-TILT',
@@ -74,7 +74,7 @@ UNLOCKS = {'MOVE-BLOCKING': 'UNLOCK-MOVE', 'MOVEBY-DEGREES': 'UNLOCK-MOVE',
 EFFECTS = {'SET-LEDCOLOR': ('setLed', ('led', 'color')), 'SET-EMOTION': ('setEmotion', ('emotion',)),
            'PLAY-SOUND': ('playSound', ('sound',)), 'TALK': ('talk', ('text',))}
 # every command name the servers know (served or not): the kinds bad input is counted by
-KNOWN_COMMANDS = frozenset({*EFFECTS, 'MOVE', 'MOVE-BLOCKING', 'MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT',
+KNOWN_COMMANDS = frozenset({*EFFECTS, 'MOVEBY-DEGREES', 'MOVE', 'MOVE-BLOCKING', 'MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT',
                             'MOVETILT-BLOCKING', 'RESET-WHEELS', 'CONFIGURE-BLOBTRACKING',
                             'SET-SENSOR-FREQUENCY', 'RESET-SIM', *LOCATION_SETS,
                             *NOT_SIMULATED, *UNLOCKS})
@@ -262,6 +262,13 @@ def wheels(cmd: Command) -> Wheels:
         raise ProtocolError(f'{cmd.name}: time must be at most {MAX_TIME_S:g} s, got {time_s}')
     return Wheels(clamp(number(cmd, 'lspeed')), clamp(number(cmd, 'rspeed')),
                   int(round(time_s * 1000)), blockid(cmd))
+
+
+def by_degrees(cmd: Command) -> tuple[str, int, int]:
+    """MOVEBY-DEGREES (robobopy RobProcessor.moveWheelsByDegree): (wheel, degrees, speed); the
+    speed is clamped to +-100 (the ROS field is Int8), the robot checks the rest."""
+    degrees = integer(cmd, 'degrees', -2**31, 2**31 - 1)
+    return text(cmd, 'wheel'), degrees, int(max(-100.0, min(100.0, number(cmd, 'speed'))))
 
 
 def axis(cmd: Command) -> Axis:

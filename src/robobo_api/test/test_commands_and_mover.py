@@ -1,4 +1,6 @@
 """Command validation (R6, R16, spec 10 #7-#11) and pan/tilt position control, no ROS."""
+import math
+
 import pytest
 
 from robobo_api import commands
@@ -71,3 +73,18 @@ def test_mover_times_out_when_progress_is_too_slow_to_call_a_stall():
     planned = 40.0 / mover.omega_deg
     assert finished and mover.stalled
     assert t == pytest.approx(2 * planned + 0.5, abs=0.02)
+
+
+def test_wheels_by_degrees_rules():
+    cmd, _ = commands.wheels_by_degrees('left', -90, 150, 3)
+    assert (cmd.wheels, cmd.degrees, cmd.speed) == ((0,), 90.0, 100.0)  # |degrees|, clamped
+    assert commands.wheels_by_degrees('both', 90, -20, 3)[0].wheels == (0, 1)
+    for bad in (('front', 90, 20), ('left', 0, 20), ('left', 90, 0), ('left', math.nan, 20)):
+        assert commands.wheels_by_degrees(*bad, 1)[0] is None
+
+
+def test_a_move_by_degrees_lasts_as_long_as_the_timed_move_of_that_angle():
+    from robobo_api.motor_laws import wheel_angle_deg, wheel_degrees_omega
+    omega = wheel_degrees_omega(30, 360)
+    t = 360 / omega
+    assert wheel_angle_deg(30, t) == pytest.approx(360)

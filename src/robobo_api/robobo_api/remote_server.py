@@ -275,7 +275,7 @@ class RoboboRemote(rclpy.node.Node):
         done). TALK's UNLOCK-TALK follows the service's answer: nothing is spoken aloud."""
         service, keys = rrap.EFFECTS[cmd.name]
         client = self.effect_srvs[service]
-        fields = [f.lower() for f in client.srv_type.Request.get_fields_and_field_types()]
+        fields = list(client.srv_type.Request.get_fields_and_field_types())
         future = client.call_async(client.srv_type.Request(**{
             field: String(data=rrap.text(cmd, key)) for field, key in zip(fields, keys)}))
 

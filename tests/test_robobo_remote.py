@@ -68,7 +68,9 @@ def command(name: str, **params) -> str:
     (command('MOVE', lspeed=10, rspeed=10, time=-1), 'time must be > 0'),
     (command('MOVEPAN', pos=400, speed=20), 'outside 11..344'),
     (command('MOVETILT', pos=2, speed=20), 'outside 5..110'),
-    (command('SET-LEDCOLOR', led='all', color='red'), 'not simulated'),
+    (command('PLAY-NOTE', index=57, time=500), 'not simulated'),
+    (command('SET-EMOTION', emotion='bored'), 'refused by the robot'),
+    (command('SET-LEDCOLOR', led='all'), "missing parameter 'color'"),
 ])
 def test_bad_input_gets_a_clear_error(served, frame, says):
     ws = raw_client(served)

@@ -13,11 +13,17 @@ simulator's IR scale and need the real robot's values (the thesis: same shape, o
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 from robobopy.Robobo import Robobo
 from robobopy.utils.BlobColor import BlobColor
 
+# The decisions are robobo_api.global_test_logic, found from the package's sources next to this
+# folder by this file's own path (so the program runs from any shell), or copied next to this
+# file (a real robot's computer).
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 try:
     from robobo_api.global_test_logic import GlobalTest
 except ImportError:  # copied next to this file

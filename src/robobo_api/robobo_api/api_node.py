@@ -8,7 +8,8 @@ topics are ``/<robot>/...``:
   ends), ``movePanTilt`` (returns when the motion is over; pan then tilt, or both together with
   ``simultaneous_pan_tilt``), ``resetWheels``, ``api_reset`` (std_srvs/Empty: forget moves and
   encoder offsets after ``/sim/reset``); topic twins ``moveWheels``, ``movePanTilt``,
-  ``resetWheelsCommand``;
+  ``resetWheelsCommand``; ``setLed``, ``setEmotion``, ``playSound``, ``talk`` (robobo_msgs, checked
+  by robobo_api.effects), which publish what they did on ``leds``, ``emotion``, ``sound``, ``speech``;
 - topics ``wheels`` (robobo_msgs/Wheels: cumulative degrees, deg/s), ``pan`` and ``tilt``
   (std_msgs/Int16, degrees), ``irs`` (robobo_msgs/IRs, once all 8 sensors reported, then on
   every sensor update), ``accel``, ``orientation``, ``orientation_euler`` (MINT, R26: the
@@ -32,17 +33,20 @@ from zoo_runtime.interfaces.opencv_apps.msg import Point2D
 from zoo_runtime.interfaces.robobo_msgs.msg import (Blob, IRs, MovePanTiltCommand,
                                                     MoveWheelsCommand, OrientationEuler,
                                                     ResetWheelsCommand, SetBlobCommand, Wheels)
-from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
+from zoo_runtime.interfaces.robobo_msgs.msg import Led
+from zoo_runtime.interfaces.robobo_msgs.srv import (MovePanTilt, MoveWheels, PlaySound,
+                                                    ResetWheels, SetEmotion, SetLed, Talk)
 from zoo_runtime.interfaces.sensor_msgs.msg import (CameraInfo, CompressedImage, Image, Imu,
                                                     JointState, Range)
-from zoo_runtime.interfaces.std_msgs.msg import Float64, Int16, Int32, Int64, String
+from zoo_runtime.interfaces.std_msgs.msg import ColorRGBA, Float64, Int16, Int32, Int64, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty
+from zoo_runtime.interfaces.zoo_interfaces.srv import MoveWheelsByDegrees
 
-from . import commands
+from . import commands, effects
 from .axis_mover import AxisMover
 from .color_blobs import BlobTracker
 from .motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor, preset,
-                         wheel_omega)
+                         wheel_degrees_omega, wheel_omega)
 from .phone_sensors import battery_level, phone_acceleration, phone_orientation
 
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
@@ -94,11 +98,15 @@ class RoboboApi(rclpy.node.Node):
         self.create_service(MovePanTilt, 'movePanTilt', self._on_move_pan_tilt,
                             callback_group=rclpy.callback_groups.ReentrantCallbackGroup())
         self.create_service(ResetWheels, 'resetWheels', self._on_reset_wheels)
+        self.create_service(MoveWheelsByDegrees, 'moveWheelsByDegrees', self._on_wheels_by_degrees)
+        self._by_degrees: dict[int, AxisMover] = {}  # wheel joint -> its move by degrees
+        self._by_degrees_unlock = 0
         self.create_service(Empty, 'api_reset', self._on_api_reset)
         self.create_subscription(MoveWheelsCommand, 'moveWheels', self._on_move_wheels_topic, 10)
         self.create_subscription(MovePanTiltCommand, 'movePanTilt', self._on_pan_tilt_topic, 10)
         self.create_subscription(ResetWheelsCommand, 'resetWheelsCommand',
                                  lambda _msg: self.reset_wheels(), 10)
+        self._effects()
         if p['state_rate'] > 0:
             self.create_timer(1.0 / p['state_rate'], self._publish_state)
         if p['imu_rate'] > 0:
@@ -142,6 +150,8 @@ class RoboboApi(rclpy.node.Node):
         self._last_stamp = stamp
         self.have_state = True
         self._control_pan_tilt()
+        if self._by_degrees:
+            self._control_by_degrees()
 
     def wheel_degrees(self) -> tuple[float, float]:
         """Cumulative (left, right) wheel angles in degrees since the last reset."""
@@ -198,6 +208,7 @@ class RoboboApi(rclpy.node.Node):
             self.get_logger().error(problem)
             return commands.INVALID
         self._end_wheel_timer()
+        self._by_degrees.clear()
         self._drive_wheels([wheel_omega(cmd.lspeed, cmd.time_s, self.wheel_coeffs),
                             wheel_omega(cmd.rspeed, cmd.time_s, self.wheel_coeffs)])
         self._wheel_unlock = cmd.unlock_id
@@ -222,6 +233,41 @@ class RoboboApi(rclpy.node.Node):
     def _on_move_wheels_topic(self, msg) -> None:
         self.move_wheels(msg.lspeed.data, msg.rspeed.data, msg.time.data, msg.unlockid.data)
 
+    def _on_wheels_by_degrees(self, req, resp):
+        """The app's MOVEBY-DEGREES: the wheel(s) turn by the angle at the calibrated law's speed
+        and stop there (landing like the pan/tilt, axis_mover), the other wheel stands; a stall
+        (the app's rule: no 1 deg for 2.25 s) or timeout ends it short. ``unlock/move`` then
+        carries the unlock id. A timed move or another one replaces it."""
+        cmd, problem = commands.wheels_by_degrees(req.wheel, req.degrees, req.speed, req.unlockid)
+        if problem:
+            self.get_logger().error(problem)
+            resp.error = commands.INVALID
+            return resp
+        self._end_wheel_timer()
+        self._stop_ramp()
+        omega = wheel_degrees_omega(cmd.speed, cmd.degrees, self.wheel_coeffs)
+        self._by_degrees = {}
+        velocities = [0.0, 0.0]
+        for joint in cmd.wheels:
+            mover = self._by_degrees[joint] = AxisMover(())
+            now = self.degrees(joint)
+            velocities[joint] = mover.start(now, now + math.copysign(cmd.degrees, cmd.speed),
+                                            cmd.speed, self.now_s(), omega_deg=omega)
+        self._by_degrees_unlock = cmd.unlock_id
+        self._command([0, 1], velocities)
+        resp.error = commands.OK
+        return resp
+
+    def _control_by_degrees(self) -> None:
+        velocities = [0.0, 0.0]
+        for joint, mover in list(self._by_degrees.items()):
+            velocities[joint], finished = mover.update(self.degrees(joint), self._dt)
+            if finished:
+                del self._by_degrees[joint]
+        self._command([0, 1], velocities)   # a finished wheel is held at velocity 0
+        if not self._by_degrees:
+            self.unlock_pub.publish(Int16(data=self._by_degrees_unlock))
+
     def reset_wheels(self) -> None:
         self.wheel_offset = [self.degrees(0), self.degrees(1)]
 
@@ -232,6 +278,7 @@ class RoboboApi(rclpy.node.Node):
 
     def _on_api_reset(self, req, resp):
         self._end_wheel_timer()
+        self._by_degrees.clear()
         self._stop_ramp()
         if self._wheel_motor is not None:
             self._wheel_motor.reset()
@@ -300,6 +347,43 @@ class RoboboApi(rclpy.node.Node):
     def _on_pan_tilt_topic(self, msg) -> None:
         self.start_axis('pan', msg.panpos.data, msg.panspeed.data, msg.panunlockid.data)
         self.start_axis('tilt', msg.tiltpos.data, msg.tiltspeed.data, msg.tiltunlockid.data)
+
+    # -- effects: LEDs, face, sounds, speech (robobo_api.effects) ----------------------------
+    def _effects(self) -> None:
+        """Services as the real robot's (robobo_msgs SetLed, SetEmotion, PlaySound, Talk); what
+        they did is published so a program's effects can be checked: ``leds`` (robobo_msgs/Led,
+        one message per LED set), ``emotion``, ``sound``, ``speech`` (std_msgs/String)."""
+        self.led_pub = self.create_publisher(Led, 'leds', 10)
+        self.emotion_pub = self.create_publisher(String, 'emotion', 10)
+        self.sound_pub = self.create_publisher(String, 'sound', 10)
+        self.speech_pub = self.create_publisher(String, 'speech', 10)
+        self.create_service(SetLed, 'setLed', self._on_set_led)
+        for srv, name, field, pub, check in (
+                (SetEmotion, 'setEmotion', 'emotion', self.emotion_pub,
+                 lambda v: effects.one_of('setEmotion', v, effects.EMOTIONS)),
+                (PlaySound, 'playSound', 'sound', self.sound_pub,
+                 lambda v: effects.one_of('playSound', v, effects.SOUNDS)),
+                (Talk, 'talk', 'text', self.speech_pub, effects.speech)):
+            self.create_service(srv, name, lambda req, resp, f=field, p=pub, c=check:
+                                self._on_effect(getattr(req, f).data, p, c, resp))
+
+    def _on_set_led(self, req, resp):
+        leds, problem = effects.led(req.id.data, req.color.data)
+        for name, (r, g, b) in leds:
+            self.led_pub.publish(Led(id=String(data=name), color=ColorRGBA(r=r, g=g, b=b, a=1.0)))
+        return self._effect_done(problem, resp)
+
+    def _on_effect(self, value: str, pub, check, resp):
+        problem = check(value)
+        if problem is None:
+            pub.publish(String(data=value))
+        return self._effect_done(problem, resp)
+
+    def _effect_done(self, problem: str | None, resp):
+        if problem:
+            self.get_logger().error(problem)
+        resp.error.data = effects.INVALID if problem else effects.OK
+        return resp
 
     # -- IMU (MINT extension, R26) ----------------------------------------------------------
     def _on_imu(self, msg: Imu) -> None:

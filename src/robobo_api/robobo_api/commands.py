@@ -57,3 +57,30 @@ def axis(name: str, target: int, speed: int, unlock_id: int, current_deg: int,
     if speed <= 0 or target == current_deg:
         return AxisCommand(target, None, unlock_id), None
     return AxisCommand(target, float(min(speed, 100)), unlock_id), None
+
+
+WHEELS = ('left', 'right', 'both')   # robobopy utils/Wheels.py
+
+
+@dataclass(frozen=True)
+class DegreesCommand:
+    """Turn ``wheels`` (joint indices: 0 left, 1 right) by ``degrees`` at ``speed`` (signed)."""
+    wheels: tuple[int, ...]
+    degrees: float
+    speed: float
+    unlock_id: int
+
+
+def wheels_by_degrees(wheel: str, degrees: float, speed: float, unlock_id: int
+                      ) -> tuple[DegreesCommand | None, str | None]:
+    """A moveWheelsByDegrees command, or None and why not. As the app: the angle's magnitude is
+    used, the speed's sign gives the direction (robobo-app-ios MOVEBY-DEGREES); speed beyond
+    +-100 is clamped; speed 0 or 0 degrees refused (the move would never end)."""
+    if wheel not in WHEELS:
+        return None, f'moveWheelsByDegrees: wheel must be one of {", ".join(WHEELS)}, got {wheel!r}'
+    for name, v in (('degrees', degrees), ('speed', speed)):
+        if not isinstance(v, (int, float)) or not math.isfinite(v) or v == 0:
+            return None, f'moveWheelsByDegrees: {name} must be a finite number != 0, got {v!r}'
+    joints = {'left': (0,), 'right': (1,), 'both': (0, 1)}[wheel]
+    return DegreesCommand(joints, abs(float(degrees)), max(-100.0, min(100.0, float(speed))),
+                          int(unlock_id)), None

@@ -66,6 +66,19 @@ def wheel_angle_deg(p: float, t: float, coeffs: Sequence[float] = WHEEL_PRESETS[
     return math.degrees(wheel_omega(p, t, coeffs)) * t
 
 
+def wheel_degrees_omega(p: float, degrees: float,
+                        coeffs: Sequence[float] = WHEEL_PRESETS['thesis']) -> float:
+    """Wheel speed (deg/s, >= 0) for turning ``degrees`` at speed ``p``: that of the timed move
+    the law says covers that angle (theta = A t + B, so t = (degrees - B) / A), so a move by
+    degrees and the timed move of the same angle take the same time."""
+    p = clamp_speed(p)
+    if p == 0:
+        return 0.0
+    a, b = cubic_ab(coeffs, abs(p))
+    t = (abs(degrees) - b) / a
+    return a + b / t if t > 0 else a
+
+
 class WheelMotor:
     """R12's optional wheel motor: each wheel's speed follows its target (the law's) with a
     first-order lag of ``tau`` seconds, which starts and stops with the same lag, so a timed move

@@ -20,9 +20,11 @@ from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs, OrientationEuler, SetBlobCommand
 from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
-from zoo_runtime.interfaces.robobo_msgs.srv import MovePanTilt, MoveWheels, ResetWheels
+from zoo_runtime.interfaces.robobo_msgs.srv import (MovePanTilt, MoveWheels, PlaySound,
+                                                    ResetWheels, SetEmotion, SetLed, Talk)
 from zoo_runtime.interfaces.geometry_msgs.msg import Accel
-from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
+from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32, String
+from zoo_runtime.interfaces.zoo_interfaces.srv import MoveWheelsByDegrees
 from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
@@ -43,7 +45,11 @@ class RoboboRemote(rclpy.node.Node):
         self.status_period = p['status_period']
         self.wheels_srv = self.create_client(MoveWheels, f'{ns}/moveWheels')
         self.pan_tilt_srv = self.create_client(MovePanTilt, f'{ns}/movePanTilt')
+        self.degrees_srv = self.create_client(MoveWheelsByDegrees, f'{ns}/moveWheelsByDegrees')
         self.reset_srv = self.create_client(ResetWheels, f'{ns}/resetWheels')
+        self.effect_srvs = {name: self.create_client(srv, f'{ns}/{name}') for srv, name in (
+            (SetLed, 'setLed'), (SetEmotion, 'setEmotion'), (PlaySound, 'playSound'),
+            (Talk, 'talk'))}
         self.blob_cfg = self.create_publisher(SetBlobCommand, f'{ns}/setBlobCommand', 10)
         self.state: dict[str, str] = {}      # status name -> last frame
         self._sent: dict[str, str] = {}      # status name -> last frame broadcast
@@ -183,8 +189,12 @@ class RoboboRemote(rclpy.node.Node):
         name = cmd.name
         if name in ('MOVE', 'MOVE-BLOCKING'):
             self._move(conn, cmd, rrap.wheels(cmd))
+        elif name == 'MOVEBY-DEGREES':
+            self._move_by_degrees(conn, cmd, *rrap.by_degrees(cmd))
         elif name in ('MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT', 'MOVETILT-BLOCKING'):
             self._move_axis(conn, cmd, rrap.axis(cmd))
+        elif name in rrap.EFFECTS:
+            self._effect(conn, cmd)
         elif name == 'RESET-WHEELS':
             self.reset_srv.call_async(ResetWheels.Request())
         elif name == 'CONFIGURE-BLOBTRACKING':
@@ -200,13 +210,35 @@ class RoboboRemote(rclpy.node.Node):
             self._refuse(conn, name, f'unknown command {name!r}; ignored (the app logs and '
                                      'ignores commands it has no executor for)')
 
-    def _move(self, conn: int, cmd: rrap.Command, w: rrap.Wheels) -> None:
-        unlock_id = next(self._unlock_ids)
+    def _new_wheel_move(self) -> int:
+        """An unlock id for a new wheel move, which replaces a running one: its blocking caller
+        is released now."""
         for old_id, old_block in list(self._wheel_waits.items()):
-            # a new move replaces a running one: its blocking caller is released now
             self._wheel_waits.pop(old_id)
             if old_block is not None:
                 self.server.send(None, rrap.status('UNLOCK-MOVE', blockid=old_block))
+        return next(self._unlock_ids)
+
+    def _move_by_degrees(self, conn: int, cmd: rrap.Command, wheel: str, degrees: int,
+                         speed: int) -> None:
+        """The app's MOVEBY-DEGREES through ``moveWheelsByDegrees``; its UNLOCK-MOVE (robobopy
+        waits for that one: RobProcessor) follows ``unlock/move`` like a timed move's."""
+        unlock_id, blockid = self._new_wheel_move(), rrap.blockid(cmd)
+        future = self.degrees_srv.call_async(MoveWheelsByDegrees.Request(
+            wheel=wheel, degrees=degrees, speed=speed, unlockid=unlock_id))
+        self._wheel_waits[unlock_id] = blockid
+
+        def done(f) -> None:
+            if f.result().error != 0:
+                self._wheel_waits.pop(unlock_id, None)
+                self._refuse(conn, cmd.name, f'refused by the robot: wheel {wheel!r}, degrees '
+                                             f'{degrees}, speed {speed} (wheel left/right/both, '
+                                             'degrees and speed != 0)')
+                self._release(conn, cmd, blockid)
+        future.add_done_callback(done)
+
+    def _move(self, conn: int, cmd: rrap.Command, w: rrap.Wheels) -> None:
+        unlock_id = self._new_wheel_move()
         future = self.wheels_srv.call_async(MoveWheels.Request(
             lspeed=Int8(data=w.lspeed), rspeed=Int8(data=w.rspeed), time=Int32(data=w.time_ms),
             unlockid=Int16(data=unlock_id)))
@@ -245,6 +277,22 @@ class RoboboRemote(rclpy.node.Node):
             if a.blockid is not None:
                 self._after_next(a.axis.upper(), conn,
                                  rrap.status(rrap.UNLOCKS[cmd.name], blockid=a.blockid))
+        future.add_done_callback(done)
+
+    def _effect(self, conn: int, cmd: rrap.Command) -> None:
+        """LEDs, emotion, sound, speech through the robot's services (they publish what was
+        done). TALK's UNLOCK-TALK follows the service's answer: nothing is spoken aloud."""
+        service, keys = rrap.EFFECTS[cmd.name]
+        client = self.effect_srvs[service]
+        fields = list(client.srv_type.Request.get_fields_and_field_types())
+        future = client.call_async(client.srv_type.Request(**{
+            field: String(data=rrap.text(cmd, key)) for field, key in zip(fields, keys)}))
+
+        def done(f) -> None:
+            if f.result().error.data != 0:
+                self._refuse(conn, cmd.name, f'refused by the robot: {cmd.params} (see its '
+                                             f'{service} log line)')
+            self._release(conn, cmd, None)
         future.add_done_callback(done)
 
     def _on_disconnect(self, conn: int) -> None:

@@ -55,8 +55,7 @@ BLOB_COLORS = ('red', 'green', 'blue', 'custom')
 IRS_KEYS = {'frontc': 'Front-C', 'frontr': 'Front-R', 'frontrr': 'Front-RR', 'frontl': 'Front-L',
             'frontll': 'Front-LL', 'backc': 'Back-C', 'backr': 'Back-R', 'backl': 'Back-L'}
 # commands robobopy can send that the simulator does not model: accepted, answered with ERROR
-NOT_SIMULATED = {'SET-LEDCOLOR', 'SET-EMOTION', 'PLAY-SOUND', 'PLAY-NOTE', 'TALK',
-                 'START-STREAM', 'STOP-STREAM', 'START-CAMERA', 'STOP-CAMERA', 'SET-CAMERA',
+NOT_SIMULATED = {'PLAY-NOTE', 'START-STREAM', 'STOP-STREAM', 'START-CAMERA', 'STOP-CAMERA', 'SET-CAMERA',
                  'SET-CAMERA-FPS', 'SET-STREAM-FPS', 'SYNC', 'START-COLOR-DETECTION',
                  'STOP-COLOR-DETECTION', 'STOP-COLOR-MEASUREMENT', 'START-FACE-DETECTION',
                  'STOP-FACE-DETECTION', 'START-OBJECT-RECOGNITION', 'STOP-OBJECT-RECOGNITION',
@@ -65,13 +64,17 @@ NOT_SIMULATED = {'SET-LEDCOLOR', 'SET-EMOTION', 'PLAY-SOUND', 'PLAY-NOTE', 'TALK
                  'START-LINE-STATS', 'STOP-LINE-STATS', 'INVERT-COLORS-LANE-ON',
                  'INVERT-COLORS-LANE-OFF', 'START-AUDIO-STREAM', 'STOP-AUDIO-STREAM',
                  'SYNC-AUDIO', 'START-SPEECH-DETECTION', 'STOP-SPEECH-DETECTION',
-                 'CONFIGURE-LOSTBLOB', 'MOVEBY-DEGREES', 'SIM-LOAD-ITEM', 'SIM-UNLOAD-ITEM'}
+                 'CONFIGURE-LOSTBLOB', 'SIM-LOAD-ITEM', 'SIM-UNLOAD-ITEM'}
 # what a blocking client waits for after each of these (robobopy remotelib/processors)
 UNLOCKS = {'MOVE-BLOCKING': 'UNLOCK-MOVE', 'MOVEBY-DEGREES': 'UNLOCK-MOVE',
            'MOVEPAN-BLOCKING': 'UNLOCK-PAN', 'MOVETILT-BLOCKING': 'UNLOCK-TILT',
            'TALK': 'UNLOCK-TALK'}
+# effects served through the robot's ROS services (robobo_api.effects): command -> (service,
+# the command's parameters in the request's field order; robobopy processors Rob/Smartphone/Sound)
+EFFECTS = {'SET-LEDCOLOR': ('setLed', ('led', 'color')), 'SET-EMOTION': ('setEmotion', ('emotion',)),
+           'PLAY-SOUND': ('playSound', ('sound',)), 'TALK': ('talk', ('text',))}
 # every command name the servers know (served or not): the kinds bad input is counted by
-KNOWN_COMMANDS = frozenset({'MOVE', 'MOVE-BLOCKING', 'MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT',
+KNOWN_COMMANDS = frozenset({*EFFECTS, 'MOVEBY-DEGREES', 'MOVE', 'MOVE-BLOCKING', 'MOVEPAN', 'MOVEPAN-BLOCKING', 'MOVETILT',
                             'MOVETILT-BLOCKING', 'RESET-WHEELS', 'CONFIGURE-BLOBTRACKING',
                             'SET-SENSOR-FREQUENCY', 'RESET-SIM', *LOCATION_SETS,
                             *NOT_SIMULATED, *UNLOCKS})
@@ -232,6 +235,12 @@ def integer(cmd: Command, key: str, lo: int, hi: int) -> int:
     return int(value)
 
 
+def text(cmd: Command, key: str) -> str:
+    if key not in cmd.params:
+        raise ProtocolError(f'{cmd.name}: missing parameter {key!r}')
+    return str(cmd.params[key])
+
+
 def flag(cmd: Command, key: str) -> bool:
     raw = str(cmd.params.get(key, '')).strip().lower()
     if raw not in ('true', 'false', '1', '0'):
@@ -253,6 +262,13 @@ def wheels(cmd: Command) -> Wheels:
         raise ProtocolError(f'{cmd.name}: time must be at most {MAX_TIME_S:g} s, got {time_s}')
     return Wheels(clamp(number(cmd, 'lspeed')), clamp(number(cmd, 'rspeed')),
                   int(round(time_s * 1000)), blockid(cmd))
+
+
+def by_degrees(cmd: Command) -> tuple[str, int, int]:
+    """MOVEBY-DEGREES (robobopy RobProcessor.moveWheelsByDegree): (wheel, degrees, speed); the
+    speed is clamped to +-100 (the ROS field is Int8), the robot checks the rest."""
+    degrees = integer(cmd, 'degrees', -2**31, 2**31 - 1)
+    return text(cmd, 'wheel'), degrees, int(max(-100.0, min(100.0, number(cmd, 'speed'))))
 
 
 def axis(cmd: Command) -> Axis:

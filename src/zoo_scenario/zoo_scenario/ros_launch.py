@@ -119,7 +119,7 @@ def _check_packages_installed(plan: LaunchPlan) -> None:
                                f'AMENT_PREFIX_PATH{hint}')
 
 
-def scenario_launch_description(default_scenario: str | None = None):
+def scenario_launch_description():
     """A LaunchDescription with arguments ``scenario``, ``backend`` (zoo_sim.backends) and ``set``
     (overrides ``node.param=value`` separated by ``;``)."""
     from launch import LaunchDescription
@@ -139,10 +139,8 @@ def scenario_launch_description(default_scenario: str | None = None):
                            remappings=n.remappings, arguments=n.arguments, output='screen')
                       for n in plan.nodes]
 
-    scenario_arg = ({'default_value': default_scenario} if default_scenario else {})
     return LaunchDescription([
-        DeclareLaunchArgument('scenario', description='scenario name or .yaml path',
-                              **scenario_arg),
+        DeclareLaunchArgument('scenario', description='scenario name or .yaml path'),
         DeclareLaunchArgument('backend', default_value='mujoco',
                               description='mujoco (default) | gazebo (Gazebo Harmonic) | a '
                               'hardware link: dynamixel, go1_udp (zoo_sim.backends)'),

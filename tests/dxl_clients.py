@@ -159,6 +159,81 @@ def pypot_torque_off_goal_waits(path: str) -> None:
         assert io.get_present_position([10])[0] == pytest.approx(start, abs=1.0)
 
 
+AX_SPEED_UNIT_RPM = 0.111  # Moving Speed / Present Speed unit (AX-12A e-manual; spec snake.md §8.2)
+
+
+def _move_timed(read_pos_speed, goal: int, tol: int = 3) -> tuple[float, list[int]]:
+    """Wall seconds until the position is within ``tol`` of ``goal`` (at most SETTLE_S) and the
+    speeds read on the way (a slowed simulation only makes the move longer)."""
+    t0 = time.monotonic()
+    speeds = []
+    while time.monotonic() - t0 < SETTLE_S:
+        pos, speed = read_pos_speed()
+        speeds.append(speed)
+        if abs(pos - goal) <= tol:
+            break
+        time.sleep(0.02)
+    return time.monotonic() - t0, speeds
+
+
+def sdk_moving_speed_caps_the_move(path: str) -> None:
+    """dynamixel-sdk: Moving Speed (32) = 50 on joint 12 (50 x 0.111 rpm = 0.581 rad/s), then a goal
+    100 steps away (29.3 deg): Present Speed (38) reads at most about 50 on the way and the move takes
+    about 0.88 s (it took 0.23 s at the no-load speed before issue 27)."""
+    with sdk_at_rest(path, 12) as (sdk, ph, port):
+        write_torque_on(ph, port, (12,))
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 12, 32, 50))[-2:] == (sdk.COMM_SUCCESS, 0)
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 12, 30, 612))[-2:] == (sdk.COMM_SUCCESS, 0)
+
+        def read():
+            pos = read_positions(ph, port, (12,))[0]
+            return pos, answered(ph, lambda: ph.read2ByteTxRx(port, 12, 38))[0] & 0x3FF
+        took, speeds = _move_timed(read, 612)
+        expected = 100 * (300 / 1024) / (50 * AX_SPEED_UNIT_RPM * 6)  # deg / (deg/s) = 0.88 s
+        assert took >= 0.8 * expected, (took, speeds)
+        assert 0.7 * 50 <= max(speeds) <= 1.15 * 50, speeds
+
+
+def sdk_torque_limit_zero_does_not_move(path: str) -> None:
+    """dynamixel-sdk: Torque Limit (34) = 0 on joint 14 (no torque: AX-12A e-manual), then a goal
+    100 steps away: the joint stays where it was (it moved 152 steps before issue 27)."""
+    with sdk_at_rest(path, 14) as (sdk, ph, port):
+        write_torque_on(ph, port, (14,))
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 14, 34, 0))[-2:] == (sdk.COMM_SUCCESS, 0)
+        assert answered(ph, lambda: ph.write2ByteTxRx(port, 14, 30, 612))[-2:] == (sdk.COMM_SUCCESS, 0)
+        time.sleep(1.5)
+        assert read_positions(ph, port, (14,)) == [pytest.approx(512, abs=3)]
+
+
+def pypot_moving_speed_caps_the_move(path: str) -> None:
+    """pypot: `set_moving_speed` 30 deg/s on joint 3, then `set_goal_position` 30 deg: the move takes
+    about 1 s and `get_present_speed` reads at most about 30 deg/s on the way."""
+    import pypot.dynamixel as pd
+    from pypot.dynamixel.io.abstract_io import DxlTimeoutError
+    with pd.DxlIO(path, baudrate=1_000_000, timeout=0.05) as io:
+        def retried(call):  # a status lost on the half-duplex bus of a loaded machine: ask again
+            for _ in range(4):
+                try:
+                    return call()
+                except DxlTimeoutError:
+                    time.sleep(0.01)
+            return call()
+        retried(lambda: io.enable_torque([3]))
+        time.sleep(0.01)  # pypot's TCOFLUSH before the next packet: see pypot_goal_moves_the_snake
+        retried(lambda: io.set_moving_speed({3: 30.0}))
+        time.sleep(0.01)
+        assert retried(lambda: io.get_moving_speed([3]))[0] == pytest.approx(30.0, abs=1.0)
+        retried(lambda: io.set_goal_position({3: 30.0}))
+        time.sleep(0.01)
+        assert retried(lambda: io.get_goal_position([3]))[0] == pytest.approx(30.0, abs=0.3)
+
+        def read():
+            return (retried(lambda: io.get_present_position([3]))[0],
+                    abs(retried(lambda: io.get_present_speed([3]))[0]))
+        took, speeds = _move_timed(read, 30.0, tol=1.0)
+        assert took >= 0.8 * 1.0, (took, speeds)
+        assert 0.7 * 30 <= max(speeds) <= 1.15 * 30, speeds
+
 def pypot_goal_moves_the_snake(path: str) -> None:
     """pypot: scan (ids 1, 2, 16 answer; 17 does not), torque on, joint 5 to 25 deg (pypot's
     SYNC_WRITE); it reads within 3 deg of it."""

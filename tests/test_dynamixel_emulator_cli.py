@@ -71,6 +71,19 @@ def test_a_push_against_the_stop_reads_the_limit_then_overloads():
         _stop(p)
 
 
+@pytest.mark.parametrize('check', ['sdk_moving_speed_caps_the_move',
+                                   'sdk_torque_limit_zero_does_not_move',
+                                   'pypot_moving_speed_caps_the_move'])
+def test_speed_and_torque_limits_reach_the_simulated_joint(check):
+    """Issue 27: Moving Speed and Torque Limit were ignored by the simulated joints."""
+    import dxl_clients
+    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+    try:
+        getattr(dxl_clients, check)(path)
+    finally:
+        _stop(p)
+
+
 @pytest.mark.parametrize('args,words', [
     (['--ids', '3-x'], "'3-x': expected ids like 1-16"),
     (['--baud', '3000000'], '--baud 3000000: AX-12A cannot run at that rate'),

@@ -190,14 +190,16 @@ def test_robobopy_drives_and_reads_sensors(ros_env, tmp_path):
 def test_dynamixel_sdk_and_pypot_move_the_simulated_snake(ros_env, tmp_path):
     """``snake_dxl_emulator``: the emulator node (its own rclpy process) serves the simulated
     snake's AX-12s on a pty; dynamixel-sdk SYNC_WRITEs two goals and reads them back, pypot
-    scans and moves a third joint; the simulator's /snake/joint_states agree."""
+    scans and moves a third joint, a Moving Speed write slows a fourth (its cap reaches the
+    simulator on /snake/servo_settings); the simulator's /snake/joint_states agree."""
     pytest.importorskip('dynamixel_sdk')
     pytest.importorskip('pypot')
     import math
     import os
     import time
 
-    from dxl_clients import pypot_goal_moves_the_snake, sdk_sync_write_moves_the_snake
+    from dxl_clients import (pypot_goal_moves_the_snake, sdk_moving_speed_caps_the_move,
+                             sdk_sync_write_moves_the_snake)
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import JointState
     link = tmp_path / 'dxl'
@@ -212,6 +214,7 @@ def test_dynamixel_sdk_and_pypot_move_the_simulated_snake(ros_env, tmp_path):
             time.sleep(0.05)
         sdk_sync_write_moves_the_snake(str(link))
         pypot_goal_moves_the_snake(str(link))
+        sdk_moving_speed_caps_the_move(str(link))  # /snake/servo_settings, issue 27
         assert 'js' in seen, 'no /snake/joint_states received'
         js = seen['js']
         q = dict(zip(js.name, js.position))

@@ -1,6 +1,7 @@
 """The AX-12 servo actuator (ax12_servo; specs/snake.md R7-R11): the compliance curve, its MuJoCo
 actuators, speed, chatter, 10 Hz goals, quantisation, limits and the torque readout."""
 import math
+import re
 
 import mujoco
 import numpy as np
@@ -177,3 +178,30 @@ def test_a_bad_register_value_is_one_line_and_changes_nothing():
     with pytest.raises(SimConfigError, match='within 0..1023, got 2000'):
         s.set_registers(np.array([3]), torque_enable=False, moving_speed=2000)
     assert s.torque_enable[3] and s.moving_speed[3] == 0
+
+
+def test_servo_settings_in_si_are_the_registers():
+    """MujocoPhysics.servo_settings (the /<robot>/servo_settings topic): 0.581 rad/s is Moving
+    Speed 50, 0 is no cap (register 0), half the torque is Torque Limit 512, torque off is limp."""
+    ph = snake(gravity=[0, 0, 0])
+    s = ph.robots['snake'].servos
+    ph.servo_settings('snake', np.array([2, 3]), np.array([True, False]),
+                      np.array([50 * 0.111 * 2 * math.pi / 60, 0.0]), np.array([0.5, 1.0]))
+    assert s.moving_speed[[2, 3]].tolist() == [50, 0]
+    assert s.torque_limit[[2, 3]].tolist() == [512, 1023]
+    assert s.torque_enable[[2, 3]].tolist() == [True, False]
+    assert s.damping[3] == 0.0  # limp: no back-EMF either
+
+
+@pytest.mark.parametrize('speed,torque,words', [
+    (-1.0, 1.0, 'speed_limit: expected rad/s >= 0'),
+    (float('nan'), 1.0, 'speed_limit: expected rad/s >= 0'),
+    (0.0, 1.5, 'torque_limit: expected a fraction 0..1, got [1.5]'),
+])
+def test_bad_servo_settings_are_one_line_and_change_nothing(speed, torque, words):
+    ph = snake(gravity=[0, 0, 0])
+    s = ph.robots['snake'].servos
+    with pytest.raises(SimConfigError, match=re.escape(words)):
+        ph.servo_settings('snake', np.array([3]), np.array([False]), np.array([speed]),
+                          np.array([torque]))
+    assert s.torque_enable[3] and s.moving_speed[3] == 0 and s.torque_limit[3] == 1023

@@ -18,8 +18,9 @@ up to the torque limit, the limit beyond. It runs inside MuJoCo's step, no Pytho
 
 Per servo, ``Ax12Servos.set_registers`` takes the RAM registers a bus writes (issue 27): Torque
 Enable 0 leaves the joint limp (no actuator force, no back-EMF damping: back-drivable), Moving
-Speed sets that joint's V_max, Torque Limit its curve's limit (0: limp). Nothing calls it from
-ROS yet: joint_targets carries goal positions only.
+Speed sets that joint's V_max, Torque Limit its curve's limit (0: limp). From ROS they come on
+``/<robot>/servo_settings`` (zoo_interfaces/ServoSettings, SI units: ``registers_of``), which the
+Dynamixel emulator's simulated bus publishes as a client writes the registers.
 
 Goals are register values: 1024 steps over 300 deg (spec §11 #4), centre 512 = 0 rad, clamped to
 the joint's range, consumed at ``goal_rate`` (10 Hz, R10) by the backend at fixed physics steps.
@@ -135,6 +136,20 @@ def to_register(rad: np.ndarray) -> np.ndarray:
 
 def from_register(reg: np.ndarray) -> np.ndarray:
     return (np.asarray(reg, dtype=float) - CENTRE) * POSITION_UNIT
+
+
+def registers_of(speed_rad_s: np.ndarray, torque_fraction: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(Moving Speed, Torque Limit) registers of settings in SI (zoo_interfaces/ServoSettings):
+    a speed cap in rad/s (0: none, register 0; a cap slower than one unit is one unit) and a
+    torque fraction 0..1. Anything else raises SimConfigError naming the value."""
+    speed, torque = np.asarray(speed_rad_s, dtype=float), np.asarray(torque_fraction, dtype=float)
+    if not (np.isfinite(speed) & (speed >= 0)).all():
+        raise SimConfigError(f'speed_limit: expected rad/s >= 0 (0: none), got {speed.tolist()}')
+    if not (np.isfinite(torque) & (torque >= 0) & (torque <= 1)).all():
+        raise SimConfigError(f'torque_limit: expected a fraction 0..1, got {torque.tolist()}')
+    moving = np.where(speed > 0, np.clip(np.round(speed / SPEED_UNIT), 1, REGISTER_MAX), 0)
+    return moving.astype(int), np.round(torque * REGISTER_MAX).astype(int)
 
 
 # -- model building --------------------------------------------------------------------------------

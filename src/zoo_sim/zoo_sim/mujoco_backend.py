@@ -19,7 +19,7 @@ import mujoco
 import numpy as np
 
 from . import SimConfigError, sliding_contacts
-from .ax12_servo import Ax12Params, Ax12Servos
+from .ax12_servo import Ax12Params, Ax12Servos, registers_of
 from .commands import CommandSanitizer
 from .joint_motors import (CORRECTION_PERIOD_STEPS, DEFAULT_MOTOR, DRIVER, EFFORT, PD, VELOCITY,
                            JointMotors)
@@ -535,6 +535,20 @@ class MujocoPhysics:
         ok = np.isfinite(positions)
         r.servos.set_goals(joints[ok], positions[ok])
         return int(ok.sum())
+
+    def servo_settings(self, robot: str, joints: np.ndarray, torque_enable: np.ndarray,
+                       speed_limit: np.ndarray, torque_limit: np.ndarray) -> None:
+        """A bus's RAM settings for the robot's servos (ServoSettings: torque off = limp, speed
+        cap in rad/s with 0 = none, torque limit as a fraction), written as the AX-12 registers
+        they are (``ax12_servo.registers_of``); a bad value raises SimConfigError."""
+        r = self.robot(robot)
+        if r.servos is None:
+            raise SimConfigError(f"robot '{robot}' has no servos (set robots.{robot}.servo)")
+        moving_speed, limit = registers_of(np.asarray(speed_limit, dtype=float),
+                                           np.asarray(torque_limit, dtype=float))
+        r.servos.set_registers(np.asarray(joints, dtype=int),
+                               torque_enable=np.asarray(torque_enable, dtype=bool),
+                               moving_speed=moving_speed, torque_limit=limit)
 
     def base_pose(self, robot: str) -> tuple[np.ndarray, np.ndarray]:
         r = self.robots[robot]

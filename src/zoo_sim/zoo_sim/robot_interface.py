@@ -87,6 +87,9 @@ class RobotBackend(Protocol):
     # optional, for robots whose RobotInfo.servo_goals is true (servos in position mode):
     # servo_goals(robot, joints, positions) -> int, goal positions (rad) taken, NaN/inf dropped;
     # the node shell subscribes /<robot>/joint_targets only for those robots
+    # optional for those: servo_settings(robot, joints, torque_enable, speed_limit, torque_limit),
+    # a bus's RAM settings in SI (torque off = limp, rad/s cap with 0 = none, torque fraction);
+    # the node shell subscribes /<robot>/servo_settings where a backend has it
 
     # state
     def joint_state(self, robot: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

@@ -34,7 +34,7 @@ from zoo_runtime.interfaces.std_msgs.msg import Float64, Header, String
 from zoo_runtime.interfaces.std_srvs.srv import Empty, SetBool
 from zoo_runtime.interfaces.tf2_msgs.msg import TFMessage
 from zoo_runtime.interfaces.zoo_interfaces.msg import LinkContacts
-from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
+from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand, ServoSettings
 from zoo_runtime.interfaces.zoo_interfaces.msg import RobotMetrics as RobotMetricsMsg
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose, Step
 
@@ -551,6 +551,9 @@ class _RobotIO:
             node.create_subscription(JointPDCommand, f'{ns}/joint_pd_commands', self._pd, 10)
         if info.servo_goals:  # servos (AX-12: simulated, or on a Dynamixel bus) take goals
             node.create_subscription(JointState, f'{ns}/joint_targets', self._goals, 10)
+            if hasattr(physics, 'servo_settings'):  # optional in the contract
+                node.create_subscription(ServoSettings, f'{ns}/servo_settings',
+                                         self._servo_settings, 10)
         self.sensor_pubs = []
         for sensor in info.sensors:
             if not getattr(sensor, 'publishes', True):
@@ -637,6 +640,19 @@ class _RobotIO:
         if idx is not None:
             self._sync_note('joint_targets', msg.header.stamp)
             self._physics.servo_goals(self.name, idx, np.asarray(msg.position, dtype=float))
+
+    def _servo_settings(self, msg: ServoSettings) -> None:
+        """Torque enable, speed and torque limits by joint name (a bus's RAM registers)."""
+        fields = {'torque_enable': msg.torque_enable, 'speed_limit': msg.speed_limit,
+                  'torque_limit': msg.torque_limit}
+        idx = self._indices('servo_settings', msg.name, fields, required=True)
+        if idx is None:
+            return
+        try:
+            self._physics.servo_settings(self.name, idx, *(np.asarray(f) for f in fields.values()))
+        except SimConfigError as e:
+            self._node.get_logger().warning(f'/{self.name}/servo_settings: {e}; message dropped',
+                                            throttle_duration_sec=1.0)
 
     def _pd(self, msg: JointPDCommand) -> None:
         """PD + feed-forward by joint name."""

@@ -5,8 +5,9 @@ spec §3.5) or the speed register's cap if lower, while its torque is on and its
 not 0 (no load in memory: any torque moves it, none leaves it where it is). ``JointsPlant``: the
 simulated robot's joints; the ROS side (``sim_link_node``) publishes the goals of servos with
 torque on on ``/<robot>/joint_targets`` and fills the present values from
-``/<robot>/joint_states``; speed and torque limits do not reach the simulated joints yet. Both
-are shared between the bus thread and their owner: one lock.
+``/<robot>/joint_states``, and the servos' torque enable, speed and torque limits on
+``/<robot>/servo_settings`` (torque off: the simulated joint is limp). Both are shared between the
+bus thread and their owner: one lock.
 """
 from __future__ import annotations
 
@@ -105,6 +106,9 @@ class JointsPlant:
         self._on: set[str] = set()  # joints whose servo has torque on
         self._stamp = 0.0
         self.goal_version = 0
+        # per joint [torque enable, speed cap rad/s (0: none), torque limit fraction]
+        self._settings: dict[str, list] = {}
+        self.settings_version = 0
 
     # bus side
     def set_goal(self, servo_id: int, value: int) -> None:
@@ -117,24 +121,35 @@ class JointsPlant:
                 self._send(joint, self._wanted[joint])
 
     def set_torque(self, servo_id: int, on: bool) -> None:
-        """The simulated AX-12 has no limp mode on joint_targets: torque off holds the joint where
-        it is (its goal becomes its present position) until torque is on again."""
+        """Torque off leaves the simulated joint limp (servo_settings); torque on again turns it
+        to the goal register, or holds it where it now is if no goal was ever written."""
         with self._lock:
             joint = self.joint_of[servo_id]
-            if on:
-                self._on.add(joint)
-                if joint in self._wanted:
-                    self._send(joint, self._wanted[joint])
+            self._setting(joint, 0, on)
+            if not on:
+                self._on.discard(joint)
                 return
-            self._on.discard(joint)
-            if joint in self._states:
+            self._on.add(joint)
+            if joint in self._wanted:
+                self._send(joint, self._wanted[joint])
+            elif joint in self._states:
                 self._send(joint, self._states[joint][0])
 
     def set_speed_limit(self, servo_id: int, rad_s: float | None) -> None:
-        """Not taken to the simulated joint yet (joint_targets carries positions only)."""
+        with self._lock:
+            self._setting(self.joint_of.get(servo_id), 1, 0.0 if rad_s is None else rad_s)
 
     def set_torque_limit(self, servo_id: int, fraction: float) -> None:
-        """Not taken to the simulated joint yet (joint_targets carries positions only)."""
+        with self._lock:
+            self._setting(self.joint_of.get(servo_id), 2, fraction)
+
+    def _setting(self, joint: str | None, column: int, value) -> None:
+        if joint is None:  # a servo with no joint (told at power-on): its bus reads fail, one line
+            return
+        row = self._settings.setdefault(joint, [False, 0.0, 1.0])  # power-on: torque off
+        if row[column] != value:
+            row[column] = value
+            self.settings_version += 1
 
     def _send(self, joint: str, rad: float) -> None:
         self._goals[joint] = rad
@@ -165,3 +180,8 @@ class JointsPlant:
     def goals(self) -> tuple[int, dict[str, float]]:
         with self._lock:
             return self.goal_version, dict(self._goals)
+
+    def settings(self) -> tuple[int, dict[str, tuple[bool, float, float]]]:
+        """(version, {joint: (torque enable, speed cap rad/s, torque limit fraction)})."""
+        with self._lock:
+            return self.settings_version, {j: tuple(v) for j, v in self._settings.items()}

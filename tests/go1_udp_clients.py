@@ -34,12 +34,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def robozoo_run(scenario: str, out: Path, sets: list[str], duration: float = 120):
+def robozoo_run(scenario: str, out: Path, sets: list[str], duration: float = 120,
+                seed: int | None = None):
     """Our side embedded: ``bin/robozoo run <scenario>`` paced at real time; Ctrl-C at the end
     (robozoo run then writes ``out/summary.json``; its (stdout, stderr) are then
     ``proc.outputs``)."""
     args = [str(WS / 'bin' / 'robozoo'), 'run', scenario, '--quiet', '--output', str(out),
             '--duration', str(duration)]
+    if seed is not None:
+        args += ['--seed', str(seed)]
     for s in sets:
         args += ['--set', s]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -126,3 +129,23 @@ def silence_means_damping(port: int, watchdog_s: float = WATCHDOG_S,
         return took
     finally:
         s.close()
+
+
+def sdk_imu_readings(port: int, n: int = 600, timeout_s: float = 30.0) -> dict[int, tuple]:
+    """The real SDK (low level) holds every motor in damping (InitCmdData: mode 0x0A, stopped
+    loops) and reads LowState.imu until ``n`` distinct states: {tick: (gyroscope, accelerometer)}."""
+    from unitree_legged_sdk import robot_interface as sdk
+    udp = sdk.UDP(0xFF, free_port(), '127.0.0.1', port)
+    cmd, state = sdk.LowCmd(), sdk.LowState()
+    udp.InitCmdData(cmd)
+    readings, end = {}, time.monotonic() + timeout_s
+    while len(readings) < n:
+        assert time.monotonic() < end, f'{len(readings)} of {n} LowStates in {timeout_s} s'
+        time.sleep(0.002)
+        udp.Recv()
+        udp.GetRecv(state)
+        if state.tick:
+            readings[state.tick] = (tuple(state.imu.gyroscope), tuple(state.imu.accelerometer))
+        udp.SetSend(cmd)
+        udp.Send()
+    return readings

@@ -149,3 +149,32 @@ def sdk_imu_readings(port: int, n: int = 600, timeout_s: float = 30.0) -> dict[i
         udp.SetSend(cmd)
         udp.Send()
     return readings
+
+
+def sdk_stands_up(port: int, kp: float = 20.0, kd: float = 2.0, seconds: float = 3.0) -> dict:
+    """The low-level stand-up, example_position style on all 12 motors: read the collapsed
+    angles, interpolate every joint to the stand (0, 0.67, -1.3) in 1 s with ``kp``, ``kd``, hold;
+    the commanded and the last measured angles, tauEst and foot forces (SDK order)."""
+    from unitree_legged_sdk import robot_interface as sdk
+    udp = sdk.UDP(0xFF, free_port(), '127.0.0.1', port)
+    cmd, state = sdk.LowCmd(), sdk.LowState()
+    udp.InitCmdData(cmd)
+    q_init, q_cmd, t_next = [0.0] * 12, [0.0] * 12, time.monotonic()
+    for motiontime in range(1, int(seconds / 0.002) + 1):
+        t_next += 0.002
+        time.sleep(max(0.0, t_next - time.monotonic()))
+        udp.Recv()
+        udp.GetRecv(state)
+        if motiontime < 10:
+            q_init = [state.motorState[j].q for j in range(12)]
+        rate = min(max((motiontime - 10) / 500.0, 0.0), 1.0)
+        for j in range(12):
+            m = cmd.motorCmd[j]
+            q_cmd[j] = q_init[j] * (1 - rate) + STAND[j % 3] * rate
+            m.q, m.dq, m.tau = q_cmd[j], 0.0, 0.0
+            m.Kp, m.Kd = (kp, kd) if motiontime >= 10 else (0.0, 0.0)
+        udp.SetSend(cmd)
+        udp.Send()
+    return {'q_cmd': q_cmd, 'q': [state.motorState[j].q for j in range(12)],
+            'tau': [state.motorState[j].tauEst for j in range(12)],
+            'foot_force': list(state.footForce)}

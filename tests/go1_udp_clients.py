@@ -132,8 +132,8 @@ def silence_means_damping(port: int, watchdog_s: float = WATCHDOG_S,
 
 
 def sdk_imu_readings(port: int, n: int = 600, timeout_s: float = 30.0) -> dict[int, tuple]:
-    """The real SDK (low level) holds every motor in damping (InitCmdData: mode 0x0A, stopped
-    loops) and reads LowState.imu until ``n`` distinct states: {tick: (gyroscope, accelerometer)}."""
+    """The real SDK (low level) sends InitCmdData (mode 0x0A, stopped loops: no torque) and
+    reads LowState.imu until ``n`` distinct states: {tick: (gyroscope, accelerometer)}."""
     from unitree_legged_sdk import robot_interface as sdk
     udp = sdk.UDP(0xFF, free_port(), '127.0.0.1', port)
     cmd, state = sdk.LowCmd(), sdk.LowState()

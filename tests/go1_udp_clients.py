@@ -34,12 +34,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def robozoo_run(scenario: str, out: Path, sets: list[str], duration: float = 120):
+def robozoo_run(scenario: str, out: Path, sets: list[str], duration: float = 120,
+                seed: int | None = None):
     """Our side embedded: ``bin/robozoo run <scenario>`` paced at real time; Ctrl-C at the end
     (robozoo run then writes ``out/summary.json``; its (stdout, stderr) are then
     ``proc.outputs``)."""
     args = [str(WS / 'bin' / 'robozoo'), 'run', scenario, '--quiet', '--output', str(out),
             '--duration', str(duration)]
+    if seed is not None:
+        args += ['--seed', str(seed)]
     for s in sets:
         args += ['--set', s]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -126,3 +129,52 @@ def silence_means_damping(port: int, watchdog_s: float = WATCHDOG_S,
         return took
     finally:
         s.close()
+
+
+def sdk_imu_readings(port: int, n: int = 600, timeout_s: float = 30.0) -> dict[int, tuple]:
+    """The real SDK (low level) sends InitCmdData (mode 0x0A, stopped loops: no torque) and
+    reads LowState.imu until ``n`` distinct states: {tick: (gyroscope, accelerometer)}."""
+    from unitree_legged_sdk import robot_interface as sdk
+    udp = sdk.UDP(0xFF, free_port(), '127.0.0.1', port)
+    cmd, state = sdk.LowCmd(), sdk.LowState()
+    udp.InitCmdData(cmd)
+    readings, end = {}, time.monotonic() + timeout_s
+    while len(readings) < n:
+        assert time.monotonic() < end, f'{len(readings)} of {n} LowStates in {timeout_s} s'
+        time.sleep(0.002)
+        udp.Recv()
+        udp.GetRecv(state)
+        if state.tick:
+            readings[state.tick] = (tuple(state.imu.gyroscope), tuple(state.imu.accelerometer))
+        udp.SetSend(cmd)
+        udp.Send()
+    return readings
+
+
+def sdk_stands_up(port: int, kp: float = 20.0, kd: float = 2.0, seconds: float = 3.0) -> dict:
+    """The low-level stand-up, example_position style on all 12 motors: read the collapsed
+    angles, interpolate every joint to the stand (0, 0.67, -1.3) in 1 s with ``kp``, ``kd``, hold;
+    the commanded and the last measured angles, tauEst and foot forces (SDK order)."""
+    from unitree_legged_sdk import robot_interface as sdk
+    udp = sdk.UDP(0xFF, free_port(), '127.0.0.1', port)
+    cmd, state = sdk.LowCmd(), sdk.LowState()
+    udp.InitCmdData(cmd)
+    q_init, q_cmd, t_next = [0.0] * 12, [0.0] * 12, time.monotonic()
+    for motiontime in range(1, int(seconds / 0.002) + 1):
+        t_next += 0.002
+        time.sleep(max(0.0, t_next - time.monotonic()))
+        udp.Recv()
+        udp.GetRecv(state)
+        if motiontime < 10:
+            q_init = [state.motorState[j].q for j in range(12)]
+        rate = min(max((motiontime - 10) / 500.0, 0.0), 1.0)
+        for j in range(12):
+            m = cmd.motorCmd[j]
+            q_cmd[j] = q_init[j] * (1 - rate) + STAND[j % 3] * rate
+            m.q, m.dq, m.tau = q_cmd[j], 0.0, 0.0
+            m.Kp, m.Kd = (kp, kd) if motiontime >= 10 else (0.0, 0.0)
+        udp.SetSend(cmd)
+        udp.Send()
+    return {'q_cmd': q_cmd, 'q': [state.motorState[j].q for j in range(12)],
+            'tau': [state.motorState[j].tauEst for j in range(12)],
+            'foot_force': list(state.footForce)}

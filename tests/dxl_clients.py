@@ -145,6 +145,41 @@ def sdk_push_against_the_stop_overloads(path: str) -> None:
         write_torque_on(ph, port, (8,))  # the push starts again: torque on, no error
 
 
+
+def sdk_xm430_push_against_the_stop_overloads(path: str) -> None:
+    """dynamixel-sdk, Protocol 2.0 XM430-W350s on the simulated snake: joint 8 (stops at +-60 deg,
+    2048 +- 683) told to go to 3000 (+84 deg) halts at its stop with Present Current (126) at the
+    Current Limit (1193, 2.69 mA per unit: 3.2 A), then Hardware Error Status (70) has the
+    overload bit (0x20; Shutdown 63 default 52 has it), every status its alert bit (0x80), torque is
+    off, and the error latches until a REBOOT (X-series e-manual; spec snake.md §8.3)."""
+    import dynamixel_sdk as sdk
+    port = sdk.PortHandler(path)
+    ph = sdk.PacketHandler(2.0)
+    try:
+        assert port.openPort()
+        deadline = time.monotonic() + 30
+        while answered(ph, lambda: ph.read4ByteTxRx(port, 8, 132))[0] != 2048:
+            assert time.monotonic() < deadline, 'joint 8 never read 2048'
+            time.sleep(0.1)
+        assert answered(ph, lambda: ph.write1ByteTxRx(port, 8, 64, 1))[-2:] == (sdk.COMM_SUCCESS, 0)
+        assert answered(ph, lambda: ph.write4ByteTxRx(port, 8, 116, 3000))[-2] == sdk.COMM_SUCCESS
+        currents, error = [], 0
+        deadline = time.monotonic() + SETTLE_S
+        while not error & 0x80 and time.monotonic() < deadline:
+            current, _result, error = answered(ph, lambda: ph.read2ByteTxRx(port, 8, 126))
+            currents.append(current)
+            time.sleep(0.05)
+        assert 1193 in currents and error & 0x80, (currents, error)
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 8, 70))[0] == 0x20
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 8, 64))[0] == 0
+        position = answered(ph, lambda: ph.read4ByteTxRx(port, 8, 132))[0]
+        assert position == pytest.approx(2048 + 683, abs=12), position
+        assert answered(ph, lambda: ph.reboot(port, 8))[-2] == sdk.COMM_SUCCESS
+        time.sleep(0.1)
+        assert answered(ph, lambda: ph.read1ByteTxRx(port, 8, 70))[0] == 0
+    finally:
+        port.closePort()
+
 def pypot_torque_off_goal_waits(path: str) -> None:
     """pypot: `disable_torque` then `set_goal_position` (joint 10 to 30 deg) leaves the joint
     where it is (it moved 30.5 deg before issue 27)."""

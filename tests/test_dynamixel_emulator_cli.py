@@ -71,6 +71,16 @@ def test_a_push_against_the_stop_reads_the_limit_then_overloads():
         _stop(p)
 
 
+def test_an_xm430_pushing_against_the_stop_reads_its_current_limit_then_overloads():
+    """Issue 27: the overload error when a joint is held against its stop, XM430 (Protocol 2.0)."""
+    from dxl_clients import sdk_xm430_push_against_the_stop_overloads
+    p, path = _emulator('--protocol', '2', '--baud', '1000000', '--ids', '1-16',
+                        '--scenario', 'snake_stand')
+    try:
+        sdk_xm430_push_against_the_stop_overloads(path)
+    finally:
+        _stop(p)
+
 @pytest.mark.parametrize('check', ['sdk_moving_speed_caps_the_move',
                                    'sdk_torque_limit_zero_does_not_move',
                                    'pypot_moving_speed_caps_the_move'])

@@ -111,8 +111,7 @@ class Servo:
         self._store(m.item('present_position'), max(lo, min(hi, pos)))
         self._store(m.item('present_velocity'), vel)
         self._store(m.item('present_load'), load if self.torque_on else 0)
-        if m.protocol == 1:
-            self._push_at_limit(int(self.get('present_position')))
+        self._push_at_limit(int(self.get('present_position')))
         speed = vel & 0x3FF if m.protocol == 1 else vel
         self._store(m.item('moving'), int(speed != 0))
 
@@ -175,10 +174,17 @@ class Servo:
         load, overload = self._stall.update(self, position)
         if load is not None:
             self._store(self.model.item('present_load'), load)
-        if overload and self.get('Shutdown') & ins.P1_OVERLOAD:
-            self.stall_overload = True
-            self._store(self.model.item('torque_enable'), 0)
-            self.plant.set_torque(self.key, False)
+        if not overload:
+            return
+        if self.model.protocol == 1 and self.get('Shutdown') & ins.P1_OVERLOAD:
+            self.stall_overload = True  # the AX bit lasts until torque is on again
+        elif self.model.protocol == 2 and self.get('Shutdown') & ins.HW_OVERLOAD:
+            self._store(self.model.item('hardware_error'),  # X: latched until a REBOOT
+                        self.get('hardware_error') | ins.HW_OVERLOAD)
+        else:
+            return
+        self._store(self.model.item('torque_enable'), 0)
+        self.plant.set_torque(self.key, False)
 
     def _alarm_shutdown(self) -> bool:
         return self.overloaded or bool(self.model.protocol == 2 and self.get('hardware_error'))

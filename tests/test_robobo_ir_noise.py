@@ -47,6 +47,7 @@ def test_a_still_robot_reads_noisy_and_seeded_irs():
     # each client connects at its own sim time; from the second status on both are the sequence
     # the seeded simulation sends every 0.1 s, so the later one continues inside the earlier one
     first, later = sorted((irs_a[1:], irs_b[1:]), key=len, reverse=True)
+    assert later[0] in first, (first, later)
     at = first.index(later[0])
     overlap = min(len(later), len(first) - at)
     assert overlap >= 10 and first[at:at + overlap] == later[:overlap], (first, later)

@@ -8,7 +8,8 @@ topics are ``/<robot>/...``:
   ends), ``movePanTilt`` (returns when the motion is over; pan then tilt, or both together with
   ``simultaneous_pan_tilt``), ``resetWheels``, ``api_reset`` (std_srvs/Empty: forget moves and
   encoder offsets after ``/sim/reset``); topic twins ``moveWheels``, ``movePanTilt``,
-  ``resetWheelsCommand``; ``setLed``, ``setEmotion``, ``playSound``, ``talk`` (robobo_msgs, checked
+  ``resetWheelsCommand``; ``setSensorFrequency`` (robobo_msgs, 0 LOW ... 3 MAX: the base's status
+  period, so the period of ``wheels``, ``pan``, ``tilt``, robobo_api.status_rates); ``setLed``, ``setEmotion``, ``playSound``, ``talk`` (robobo_msgs, checked
   by robobo_api.effects), which publish what they did on ``leds``, ``emotion``, ``sound``, ``speech``;
 - topics ``wheels`` (robobo_msgs/Wheels: cumulative degrees, deg/s), ``pan`` and ``tilt``
   (std_msgs/Int16, degrees), ``irs`` (robobo_msgs/IRs, once all 8 sensors reported, then on
@@ -35,7 +36,8 @@ from zoo_runtime.interfaces.robobo_msgs.msg import (Blob, IRs, MovePanTiltComman
                                                     ResetWheelsCommand, SetBlobCommand, Wheels)
 from zoo_runtime.interfaces.robobo_msgs.msg import Led
 from zoo_runtime.interfaces.robobo_msgs.srv import (MovePanTilt, MoveWheels, PlaySound,
-                                                    ResetWheels, SetEmotion, SetLed, Talk)
+                                                    ResetWheels, SetEmotion, SetLed,
+                                                    SetSensorFrequency, Talk)
 from zoo_runtime.interfaces.sensor_msgs.msg import (CameraInfo, CompressedImage, Image, Imu,
                                                     JointState, Range)
 from zoo_runtime.interfaces.std_msgs.msg import ColorRGBA, Float64, Int16, Int32, Int64, String
@@ -48,6 +50,7 @@ from .color_blobs import BlobTracker
 from .motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor, preset,
                          wheel_degrees_omega, wheel_omega)
 from .phone_sensors import battery_level, phone_acceleration, phone_orientation
+from .status_rates import LEVELS, RATES
 
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
              'front_ll': 'frontll', 'back_c': 'backc', 'back_r': 'backr', 'back_l': 'backl'}
@@ -107,8 +110,10 @@ class RoboboApi(rclpy.node.Node):
         self.create_subscription(ResetWheelsCommand, 'resetWheelsCommand',
                                  lambda _msg: self.reset_wheels(), 10)
         self._effects()
+        self._state_timer = None
         if p['state_rate'] > 0:
-            self.create_timer(1.0 / p['state_rate'], self._publish_state)
+            self._state_timer = self.create_timer(1.0 / p['state_rate'], self._publish_state)
+        self.create_service(SetSensorFrequency, 'setSensorFrequency', self._on_frequency)
         if p['imu_rate'] > 0:
             self.accel_pub = self.create_publisher(Accel, 'accel', 10)
             self.orient_pub = self.create_publisher(Quaternion, 'orientation', 10)
@@ -167,6 +172,20 @@ class RoboboApi(rclpy.node.Node):
             wheelspeedl=Int64(data=round(math.degrees(self.dq[0])))))
         self.pan_pub.publish(Int16(data=round(self.degrees(2))))
         self.tilt_pub.publish(Int16(data=round(self.degrees(3))))
+
+    def _on_frequency(self, req, res):
+        """The real app's SET-SENSOR-FREQUENCY sets the base's status period (status_rates);
+        here that is the period of the state topics."""
+        level = req.frequency.data
+        if not 0 <= level < len(LEVELS):
+            self.get_logger().warning(f'setSensorFrequency: frequency {level}: expected 0 (LOW) '
+                                      '... 3 (MAX); ignored')
+            res.error.data = 1
+            return res
+        if self._state_timer is not None:
+            self.destroy_timer(self._state_timer)
+        self._state_timer = self.create_timer(RATES[LEVELS[level]].base, self._publish_state)
+        return res
 
     def _on_ir(self, sensor: str, msg: Range) -> None:
         self.irs[sensor] = msg

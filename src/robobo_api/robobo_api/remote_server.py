@@ -21,16 +21,18 @@ from zoo_runtime.entry import spin_node
 from zoo_runtime.interfaces.robobo_msgs.msg import Blob, IRs, OrientationEuler, SetBlobCommand
 from zoo_runtime.interfaces.robobo_msgs.msg import Wheels as WheelsMsg
 from zoo_runtime.interfaces.robobo_msgs.srv import (MovePanTilt, MoveWheels, PlaySound,
-                                                    ResetWheels, SetEmotion, SetLed, Talk)
+                                                    ResetWheels, SetEmotion, SetLed,
+                                                    SetSensorFrequency, Talk)
 from zoo_runtime.interfaces.geometry_msgs.msg import Accel
 from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32, String
 from zoo_runtime.interfaces.zoo_interfaces.srv import MoveWheelsByDegrees
 from zoo_runtime.rate_limited_log import RateLimitedLog
 
 from . import rrap_codec as rrap
+from .status_rates import LEVELS, StatusGate
 from .ws_server import WsServer, serve_events
 
-IRS_PERIOD_S = 0.1     # the base reports every 100 ms (iOS RemoteRobModule setRobStatusPeriod)
+IR_SENSOR_PERIOD_S = 0.1   # the IR plug-ins' 10 Hz (robobo_description): IRS no faster
 IDLE_PAN, IDLE_TILT = 180, 70  # valid targets sent with speed 0 for the axis not commanded
 FLUSH_WAIT_S = 0.2     # an UNLOCK waits at most this long for the next state message
 
@@ -41,12 +43,12 @@ class RoboboRemote(rclpy.node.Node):
         p = parameter_schema.load('robobo_api', 'robobo_remote').declare(self)
         ns = f"/{p['robot']}"
         self.params = p
-        # 0.5 s: the iOS app's wheel and pan/tilt status period until SET-SENSOR-FREQUENCY
-        self.status_period = p['status_period']
+        self.gate = StatusGate()   # when each status goes out: the app's rules (status_rates)
         self.wheels_srv = self.create_client(MoveWheels, f'{ns}/moveWheels')
         self.pan_tilt_srv = self.create_client(MovePanTilt, f'{ns}/movePanTilt')
         self.degrees_srv = self.create_client(MoveWheelsByDegrees, f'{ns}/moveWheelsByDegrees')
         self.reset_srv = self.create_client(ResetWheels, f'{ns}/resetWheels')
+        self.frequency_srv = self.create_client(SetSensorFrequency, f'{ns}/setSensorFrequency')
         self.effect_srvs = {name: self.create_client(srv, f'{ns}/{name}') for srv, name in (
             (SetLed, 'setLed'), (SetEmotion, 'setEmotion'), (PlaySound, 'playSound'),
             (Talk, 'talk'))}
@@ -60,18 +62,17 @@ class RoboboRemote(rclpy.node.Node):
         self._unlock_ids = itertools.cycle(range(1, 32768))
         self.create_subscription(WheelsMsg, f'{ns}/wheels', self._on_wheels, 10)
         self.create_subscription(Int16, f'{ns}/pan', lambda m: self._keep(
-            'PAN', rrap.status('PAN', panPos=m.data)), 10)
+            'PAN', rrap.status('PAN', panPos=m.data), self.gate.motor, (m.data,)), 10)
         self.create_subscription(Int16, f'{ns}/tilt', lambda m: self._keep(
-            'TILT', rrap.status('TILT', tiltPos=m.data)), 10)
+            'TILT', rrap.status('TILT', tiltPos=m.data), self.gate.motor, (m.data,)), 10)
         self.create_subscription(IRs, f'{ns}/irs', self._on_irs, 10)
         self.create_subscription(Blob, f'{ns}/blob', self._on_blob, 10)
         self.create_subscription(OrientationEuler, f'{ns}/orientation_euler', self._on_euler, 10)
-        self.create_subscription(Accel, f'{ns}/accel', lambda m: self._keep(
-            'ACCELERATION', rrap.status('ACCELERATION', xaccel=m.linear.x, yaccel=m.linear.y,
-                                        zaccel=m.linear.z)), 10)
+        self.create_subscription(Accel, f'{ns}/accel', self._on_accel, 10)
         for device, name in (('base', 'BAT-BASE'), ('phone', 'BAT-PHONE')):
             self.create_subscription(Int32, f'{ns}/battery/{device}', lambda m, n=name: self._keep(
-                n, rrap.status(n, level=m.data)), 10)
+                n, rrap.status(n, level=m.data), lambda name, now: self.gate.battery(name, now)),
+                10)
         self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
         self.peers: dict[int, str] = {}     # connection -> "client 3 (127.0.0.1:53412)"
         self.warnings = RateLimitedLog(full=rrap.refused_line, count=rrap.refused_count_line)
@@ -82,20 +83,30 @@ class RoboboRemote(rclpy.node.Node):
         self.get_logger().info(f"robot '{p['robot']}' (robobopy robot_id {p['robot_id']}) on "
                                f'ws://{p["host"]}:{self.server.port}')
         self.create_timer(1.0 / p['poll_rate'], self._poll)
-        self._status_timer = self.create_timer(self.status_period, self._send_changed)
-        self.create_timer(IRS_PERIOD_S, self._on_irs_period)
+        self._irs_timer = self.create_timer(self._irs_period(), self._on_irs_period)
+        self.create_timer(FLUSH_WAIT_S / 2, self._flush_held)
 
     def destroy_node(self):
         self.server.stop()
         return super().destroy_node()
 
     # -- statuses -----------------------------------------------------------------------------
-    def _keep(self, name: str, frame: str) -> None:
+    def _keep(self, name: str, frame: str, due=None, *values) -> None:
+        """A new reading: sent when the app would send it (``due(name, now, *values)``, a
+        StatusGate rule), and at once when an UNLOCK waits for it (ours: a blocking call returns
+        with the final position sent)."""
         self.state[name] = frame
         if self._held.get(name):
             self._send_changed((name,))
             for _deadline, conn, held in self._held.pop(name):
                 self.server.send(conn, held)
+        elif due is not None and due(name, self._now_s(), *values):
+            self._sent[name] = frame
+            self.server.send(None, frame)
+
+    def _irs_period(self) -> float:
+        """IRS leave with the base's statuses, no faster than the IR plug-ins update."""
+        return max(self.gate.rates.base, IR_SENSOR_PERIOD_S)
 
     def _after_next(self, name: str, conn: int | None, frame: str) -> None:
         """Send ``frame`` right after the next ``name`` status (at most FLUSH_WAIT_S later)."""
@@ -103,6 +114,8 @@ class RoboboRemote(rclpy.node.Node):
 
     def _on_irs_period(self) -> None:
         self._send_changed(('IRS',))
+
+    def _flush_held(self) -> None:
         now = self._now_s()
         for name, held in list(self._held.items()):
             due = [h for h in held if h[0] <= now]
@@ -117,15 +130,24 @@ class RoboboRemote(rclpy.node.Node):
     def _on_wheels(self, m: WheelsMsg) -> None:
         self._keep('WHEELS', rrap.status(
             'WHEELS', wheelPosR=m.wheelposr.data, wheelPosL=m.wheelposl.data,
-            wheelSpeedR=m.wheelspeedr.data, wheelSpeedL=m.wheelspeedl.data))
+            wheelSpeedR=m.wheelspeedr.data, wheelSpeedL=m.wheelspeedl.data),
+            self.gate.motor, (m.wheelposr.data, m.wheelposl.data))
+
+    def _on_accel(self, m: Accel) -> None:
+        xyz = (m.linear.x, m.linear.y, m.linear.z)
+        self._keep('ACCELERATION', rrap.status('ACCELERATION', xaccel=xyz[0], yaccel=xyz[1],
+                                               zaccel=xyz[2]),
+                   lambda _name, now: self.gate.acceleration(now, xyz))
 
     def _on_irs(self, m: IRs) -> None:
         self._keep('IRS', rrap.irs_status({key: getattr(m, field).range
                                            for field, key in rrap.IRS_KEYS.items()}))
 
     def _on_euler(self, m: OrientationEuler) -> None:
-        self._keep('ORIENTATION', rrap.status('ORIENTATION', yaw=m.yaw.data,
-                                              pitch=m.pitch.data, roll=m.roll.data))
+        ypr = (m.yaw.data, m.pitch.data, m.roll.data)
+        self._keep('ORIENTATION', rrap.status('ORIENTATION', yaw=ypr[0], pitch=ypr[1],
+                                              roll=ypr[2]),
+                   lambda _name, now: self.gate.orientation(now, ypr))
 
     def _on_blob(self, m: Blob) -> None:  # every blob report goes out (robobopy's callback)
         self.server.send(None, rrap.status(
@@ -133,10 +155,8 @@ class RoboboRemote(rclpy.node.Node):
             posy=int(round(m.center.y)), size=m.size.data,
             frame_timestamp=_ms(m.header.stamp), timestamp=_ms(m.header.stamp)))
 
-    def _send_changed(self, names: tuple[str, ...] = ('WHEELS', 'PAN', 'TILT', 'ORIENTATION',
-                                                      'ACCELERATION', 'BAT-BASE', 'BAT-PHONE')
-                      ) -> None:
-        """The app sends a status only when it changed (iOS StatusManager.swift)."""
+    def _send_changed(self, names: tuple[str, ...]) -> None:
+        """Each of ``names`` whose last reading differs from what was last sent."""
         for name in names:
             frame = self.state.get(name)
             if frame is not None and self._sent.get(name) != frame:
@@ -200,9 +220,13 @@ class RoboboRemote(rclpy.node.Node):
         elif name == 'CONFIGURE-BLOBTRACKING':
             self.blob_cfg.publish(SetBlobCommand(**rrap.blob_colors(cmd)))
         elif name == 'SET-SENSOR-FREQUENCY':
-            self.status_period = rrap.status_period(cmd)
-            self.destroy_timer(self._status_timer)
-            self._status_timer = self.create_timer(self.status_period, self._send_changed)
+            level = rrap.status_level(cmd)
+            self.gate.set_level(level)
+            # the base's status period: the robot's state topics come at it (api_node)
+            self.frequency_srv.call_async(SetSensorFrequency.Request(
+                frequency=Int8(data=LEVELS.index(level))))
+            self.destroy_timer(self._irs_timer)
+            self._irs_timer = self.create_timer(self._irs_period(), self._on_irs_period)
         elif name in rrap.NOT_SIMULATED:
             self._refuse(conn, name, f'{name} is not simulated; ignored')
             self._release(conn, cmd, None)

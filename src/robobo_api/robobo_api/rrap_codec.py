@@ -37,6 +37,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from .status_rates import LEVELS
+
 ROBOT_PORT_BASE = 40404   # robobopy/remotelib.py: 40404 + 10 * robot_id
 ROBOT_PORT_STEP = 10
 SIM_PORT = 50505          # robobosim/remotelib.py
@@ -48,8 +50,6 @@ MAX_TIME_S = 2_147_483.0  # robobo_msgs MoveWheels time is Int32 milliseconds
 MAX_COMMAND = 1 << 16
 MAX_DICT_REPR = 1024      # a robobosim position/rotation repr ({'x': .., 'y': .., 'z': ..})
 LOCATION_SETS = ('SIM-LOCATION-SET', 'SIM-OBJECT-LOCATION-SET')
-# robobopy/utils/StatusFrequency.py names; periods (s) of the iOS app's StatusManager.swift
-STATUS_PERIODS = {'LOW': 1.0, 'NORMAL': 0.333, 'HIGH': 0.1, 'MAX': 0.01}
 BLOB_COLORS = ('red', 'green', 'blue', 'custom')
 # robobo_msgs/IRs fields -> the IRS status keys (robobopy/utils/IR.py)
 IRS_KEYS = {'frontc': 'Front-C', 'frontr': 'Front-R', 'frontrr': 'Front-RR', 'frontl': 'Front-L',
@@ -285,13 +285,16 @@ def blob_colors(cmd: Command) -> dict[str, bool]:
     return {c: flag(cmd, c) for c in BLOB_COLORS}
 
 
-def status_period(cmd: Command) -> float:
-    """SET-SENSOR-FREQUENCY: the status period (s)."""
-    value = str(cmd.params.get('frequency', '')).upper()
-    if value not in STATUS_PERIODS:
-        raise ProtocolError(f"{cmd.name}: frequency must be one of {', '.join(STATUS_PERIODS)}, "
-                            f"got {_short(cmd.params.get('frequency'))}")
-    return STATUS_PERIODS[value]
+def status_level(cmd: Command) -> str:
+    """SET-SENSOR-FREQUENCY: the level, as the Android app's executor accepts it (status_rates);
+    robobopy's StatusFrequency.High sends HIGH, which that app logs and ignores."""
+    value = str(cmd.params.get('frequency', ''))
+    if value not in LEVELS:
+        hint = (' (robobopy\'s StatusFrequency.High: the app knows it as FAST and ignores HIGH,'
+                ' so the frequency stays)' if value == 'HIGH' else '')
+        raise ProtocolError(f"{cmd.name}: frequency must be one of {', '.join(LEVELS)}, got "
+                            f"{_short(cmd.params.get('frequency'))}{hint}")
+    return value
 
 
 def location(cmd: Command) -> Location:

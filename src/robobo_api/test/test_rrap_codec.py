@@ -43,7 +43,9 @@ def test_wheels_and_axis_commands():
 def test_other_commands_and_statuses():
     assert rrap.blob_colors(cmd('CONFIGURE-BLOBTRACKING', red='False', green='True',
                                 blue='False', custom='False'))['green']
-    assert rrap.status_period(cmd('SET-SENSOR-FREQUENCY', frequency='MAX')) == 0.01
+    assert rrap.status_level(cmd('SET-SENSOR-FREQUENCY', frequency='MAX')) == 'MAX'
+    with pytest.raises(rrap.ProtocolError, match='FAST and ignores HIGH'):   # robobopy's High
+        rrap.status_level(cmd('SET-SENSOR-FREQUENCY', frequency='HIGH'))
     loc = rrap.location(cmd('SIM-LOCATION-SET', id='0', position="{'x': 1, 'y': 2, 'z': 3}",
                             rotation='{}'))
     assert loc.position == {'x': 1.0, 'y': 2.0, 'z': 3.0} and loc.rotation is None

@@ -61,15 +61,19 @@ class ServedRun:
     in ``node_parameters``; ``sim_port``) is free (``sim_served`` says).
     ``robot_id`` may be a list: one id per ``robobo_remote`` node of ``scenario``, in order;
     ``pose`` is the first robot's. ``node_parameters`` ({node name: {param: value}}) overrides
-    the scenario's node parameters."""
+    the scenario's node parameters; ``robot_args`` (xacro args) is given to every robot, e.g.
+    ``{'ir_noise_stddev': 0.0}`` for exact IR readings."""
 
     def __init__(self, robot_id: int | Sequence[int],
                  pose: tuple[float, float, float] | None = None,
                  sim_server: bool = True, scenario: str = 'robobo_remote',
                  real_time_factor: float = 1.0, limit_s: float = 600.0,
-                 node_parameters: dict[str, dict] | None = None):
+                 node_parameters: dict[str, dict] | None = None,
+                 robot_args: dict | None = None):
         from zoo_scenario.scenario import load_scenario
         sc = load_scenario(scenario)
+        for robot in sc.robots:
+            robot.args.update(robot_args or {})
         if pose is not None:
             sc.robots[0].pose = [pose[0], pose[1], 0.03225, 0.0, 0.0, pose[2]]
         remotes = [n for n in sc.nodes if n.executable == 'robobo_remote']

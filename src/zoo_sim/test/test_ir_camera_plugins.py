@@ -70,6 +70,25 @@ def sensors(physics, kind):
     return {s.spec.name: s for s in physics.robot_info('robobo').sensors if s.spec.type == kind}
 
 
+def test_range_noise_keeps_contact_and_misses():  # issue 27: seeded noise, saturation kept
+    from zoo_sim.ir_law import CONTACT_M
+    from zoo_sim.noise import RayNoise, ray_noise
+    block = ET.fromstring('<lidar><noise><type>gaussian</type><mean>0</mean>'
+                          '<stddev>0.005</stddev></noise></lidar>')
+    noise = ray_noise(block, 'test')
+    assert noise == RayNoise(0.0, 0.005)
+    assert ray_noise(ET.fromstring('<lidar><noise><type>gaussian</type><stddev>0</stddev>'
+                                   '</noise></lidar>'), 'test') is None   # sigma 0: off
+    dist = np.array([0.001] * 8 + [0.1] * 4 + [-1.0] * 4)  # in contact, at 10 cm, missed
+    a = noise.apply(dist, 0.4, np.random.default_rng(7))
+    assert np.array_equal(a, noise.apply(dist, 0.4, np.random.default_rng(7)))  # seeded
+    assert (a[:8] >= 0).all() and (a[-4:] == -1.0).all() and not np.array_equal(a[8:12], dist[8:12])
+    contact = intensity(np.full(16, CONTACT_M), 0.4)
+    assert intensity(a[:8], 0.4) <= contact / 2 + 1e-9           # never beyond saturation
+    assert intensity(noise.apply(np.zeros(16), 0.4, np.random.default_rng(1)), 0.4,
+                     contact=True) == pytest.approx(contact)
+
+
 def test_ir_plugins_on_open_floor():
     robobo = spawn('empty')
     irs = sensors(robobo, 'gpu_lidar')

@@ -8,6 +8,11 @@ that hit nothing from ``ir_law``. Options, from an optional ``<plugin>`` child o
 else :data:`DEFAULTS`. Rays see collision geoms only (MuJoCo group 0), the robot's own included:
 the sensor frames lie outside the robot's shapes (robobo_description tests it).
 
+Noise: the description's ``<lidar><noise>`` (Gazebo's per-ray range noise, noise.py ``RayNoise``)
+on every ray's distance before the law, from the robot's seeded generator, which the backend
+hands to sensors that set ``wants_rng``. The contact value gets none: a window in or behind an
+obstacle reads the same saturated value whatever the draw.
+
 Contact: the window (the sensor frame) can end up inside an obstacle or, past a thin wall, behind
 it (the Robobo's front_c sits 1.84 cm ahead of its collision box, the arena's walls are 1 cm).
 Rays cast from there would see nothing, or the wall's far face. So a probe ray goes from the
@@ -21,6 +26,7 @@ import mujoco
 import numpy as np
 
 from .ir_law import MISS_RULES, intensity, law
+from .noise import ray_noise
 from .ray_grid import scan_grid
 from .sensors import Sensor, SensorSpec, register_sensor
 
@@ -31,6 +37,8 @@ COLLISION_GROUP = np.array([1, 0, 0, 0, 0, 0], dtype=np.uint8)  # visuals are gr
 @register_sensor('gpu_lidar')
 @register_sensor('ray')
 class IrBundle(Sensor):
+    wants_rng = True  # the range noise (module docstring, "Noise")
+
     @property
     def msg_type(self) -> type:  # imported late: building a scene needs no message classes
         from zoo_runtime.interfaces.sensor_msgs.msg import Range
@@ -40,6 +48,8 @@ class IrBundle(Sensor):
         super().__init__(spec, prefix)
         where = f'{spec.robot}: gazebo[{spec.link}]/sensor[{spec.name}]'
         self.grid = scan_grid(spec.element, where)
+        block = spec.element.find('lidar')
+        self.noise = ray_noise(block if block is not None else spec.element.find('ray'), where)
         plugin = spec.element.find('plugin')
         opts = dict(DEFAULTS)
         for key in opts:
@@ -97,8 +107,11 @@ class IrBundle(Sensor):
             start = start + unit * (hit + 1e-6)
         return False
 
-    def read(self, model: mujoco.MjModel, data: mujoco.MjData) -> float:
+    def read(self, model: mujoco.MjModel, data: mujoco.MjData,
+             rng: np.random.Generator | None = None) -> float:
         dist = self.distances(model, data)
+        if self.noise is not None and rng is not None:
+            dist = self.noise.apply(dist, self.grid.range_max, rng)
         return intensity(dist, self.grid.range_max, self.preset, self.miss_rule,
                          contact=self.window_blocked(model, data))
 

@@ -371,7 +371,10 @@ class MujocoPhysics:
         return out + [w for r in self.robots.values() if (w := r.sanitizer.warning(now_ns))]
 
     def sensor_values(self, robot: str, sensor) -> object:
-        """The current reading of one of the robot's sensor plug-ins (``RobotInfo.sensors``)."""
+        """The current reading of one of the robot's sensor plug-ins (``RobotInfo.sensors``);
+        one that ``wants_rng`` draws its noise from the robot's seeded generator."""
+        if sensor.wants_rng:
+            return sensor.read(self.model, self.data, self.robot(robot).rng)
         return sensor.read(self.model, self.data)
 
     # -- commands -----------------------------------------------------------------------------

@@ -8,6 +8,12 @@ random sign) and every reading gets ``mean + bias + N(0, stddev)``; ``gaussian_q
 rounds it to a multiple of ``<precision>`` (gz-sensors GaussianNoiseModel::ApplyImpl). A
 description without ``<noise>`` elements gives exact readings.
 
+Ray bundles (``ray``/``gpu_lidar`` sensors: the Robobo's IR): SDF's ``<lidar>`` (``<ray>``)
+``<noise>`` with ``<type>gaussian</type>``, ``<mean>``, ``<stddev>`` (metres), which Gazebo adds
+to every ray's range; here each ray that hits gets ``mean + N(0, stddev)`` on its distance, clipped
+to [0, max range], before ir_law turns distances into an intensity. Rays that hit nothing stay
+missed. Drawn from the robot's generator, ``len(rays)`` normals per reading, hits or not.
+
 Joint encoders: Gazebo has no encoder sensor, so a description declares its encoders as an SDF
 1.9 custom sensor, ``<sensor name="joint_encoders" type="custom">`` with one ``<noise>`` for every
 joint position in ``joint_states`` (the Nao: 12-bit encoders, ``precision`` 2 pi / 4096;
@@ -77,6 +83,46 @@ class EncoderNoise:
         if self.precision > 0:
             q = np.round(q / self.precision) * self.precision
         return q
+
+
+@dataclasses.dataclass(frozen=True)
+class RayNoise:
+    """Gaussian noise on a ray bundle's ranges (module docstring, "Ray bundles")."""
+    mean: float
+    stddev: float
+
+    def apply(self, dist: np.ndarray, range_max: float, rng: np.random.Generator) -> np.ndarray:
+        """``dist`` (m; < 0: no hit, MuJoCo's mj_ray) with noise on every hit."""
+        draws = rng.normal(0.0, 1.0, len(dist))
+        hit = (dist >= 0) & (dist <= range_max)
+        out = dist.copy()
+        out[hit] = np.clip(dist[hit] + self.mean + self.stddev * draws[hit], 0.0, range_max)
+        return out
+
+
+def ray_noise(block: ET.Element, where: str) -> RayNoise | None:
+    """The ``<noise>`` of a sensor's ``<lidar>``/``<ray>`` block (SDF: ``<type>`` a child, or an
+    attribute as on other sensors), or None when it declares none or a zero one."""
+    el = block.find('noise')
+    if el is None:
+        return None
+    kind = (el.findtext('type') or el.get('type') or 'none').strip()
+    if kind == 'none':
+        return None
+    if kind != 'gaussian':
+        raise SimConfigError(f"{where}/noise/type: '{kind}': expected gaussian or none")
+    values = []
+    for tag in ('mean', 'stddev'):
+        text = el.findtext(tag)
+        try:
+            values.append(float(text) if text is not None else 0.0)
+        except ValueError:
+            raise SimConfigError(f'{where}/noise/{tag}: expected a number in metres, got '
+                                 f'{text!r}') from None
+    if not (np.isfinite(values).all() and values[1] >= 0):
+        raise SimConfigError(f'{where}/noise: mean must be finite and stddev a finite number '
+                             f'>= 0 (m), got {values[0]:g}, {values[1]:g}')
+    return RayNoise(*values) if values[1] > 0 or values[0] != 0 else None
 
 
 ENCODER_SENSOR = 'joint_encoders'  # <sensor name="joint_encoders" type="custom">

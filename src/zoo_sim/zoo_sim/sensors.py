@@ -51,6 +51,8 @@ class Sensor:
     model (``<robot>/``)."""
 
     msg_type: type = type(None)  # the ROS message class :meth:`message` returns
+    # True: :meth:`read` takes a third argument, the robot's seeded noise generator (noise.py)
+    wants_rng = False
     publishes = True  # False: no topic of its own (it changes what a built-in topic carries)
 
     def __init__(self, spec: SensorSpec, prefix: str):

@@ -5,8 +5,11 @@ joint turns at the constant mean speed omega(P, t) = sign(P) [A(|P|) + B(|P|) / 
 commanded t seconds (float, sim time), P clamped to [-100, 100], P = 0 gives 0.
 Pan / tilt (spec 4.2, R14, R15): the same theta = A t + B model fitted on move times, so the time
 to move |dtheta| degrees is t = (|dtheta| - B) / A and the commanded speed
-omega = |dtheta| A / (|dtheta| - B) deg/s.
-Wheel motor (R12's optional model, ``WheelMotor``): a first-order lag toward the law's speed.
+omega = |dtheta| A / (|dtheta| - B) deg/s. Default coefficients: ``robot``, fitted on the real
+robot's times (issue 28; ``pan_tilt_fit``), the thesis' Table 9 fit kept as ``thesis``.
+Wheel motor (``WheelMotor``): a first-order lag toward the law's speed; the default since issue 28
+(0.1 s, which changes R12's default: real motors have lag, and the instant step makes the wheels
+skid).
 """
 from __future__ import annotations
 
@@ -22,11 +25,16 @@ WHEEL_PRESETS: dict[str, tuple[float, ...]] = {
     # spec 4.1, the MINT refit (upstream mintforpeople/robobo-gazebo-simulator move_wheels.cpp)
     'mint': (1.646e-6, -2.850e-3, 6.649, 51.14, -2.912e-4, 4.647e-2, -1.339, -12.25),
 }
+# ``robot``: pan_tilt_fit.fit_law on the real robot's times (real_robot.PAN_S / TILT_S, the
+# thesis' Tables 12 and 13 as issue 28 gives them), printed by ``python -m robobo_api.pan_tilt_fit``
 PAN_PRESETS: dict[str, tuple[float, ...]] = {   # spec 4.2 Table 9 and the code's digits
+    'robot': (-8.94582e-05, 0.0122437, 0.578445, 8.52613, 0.000151702, -0.0200675, 0.233319, 0.0),
     'thesis': (-0.00003, 0.00388, 0.84747, 8.05468, -0.00002, 0.00106, -0.33034, -0.89074),
     'code': (-3.06e-5, 3.877e-3, 0.84747, 8.05468, -1.99e-5, 1.064e-3, -0.33034, -0.89074),
 }
 TILT_PRESETS: dict[str, tuple[float, ...]] = {
+    'robot': (3.94551e-05, -0.00394638, 0.455217, 3.60061, -2.66949e-05, 0.00105648, -0.0239996,
+              0.0),
     'thesis': (0.00001, -0.00260, 0.48094, 3.18153, -0.00009, 0.01233, -0.54953, 4.73795),
     'code': (1.409e-5, -2.598e-3, 0.4809, 3.182, -8.84e-5, 1.233e-2, -0.5495, 4.738),
 }

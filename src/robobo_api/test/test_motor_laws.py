@@ -68,3 +68,20 @@ def test_wheel_motor_lags_first_order_and_turns_the_laws_angle():
     assert motor.target == motor.speed == [0.0, 0.0]
     with pytest.raises(ValueError, match='time constant: expected > 0 s, got 0'):
         WheelMotor(0.0)
+
+
+@pytest.mark.parametrize('name', ['pan', 'tilt'])
+def test_robot_presets_are_the_fit_to_the_real_robot(name):
+    """The default pan/tilt coefficients are pan_tilt_fit's on the real times (issue 28), within
+    a few percent of every real cell, and every move of >= 1 degree at any speed takes a
+    positive time (B(0) = 0)."""
+    from robobo_api import real_robot
+    from robobo_api.pan_tilt_fit import fit_law
+    times = real_robot.PAN_S if name == 'pan' else real_robot.TILT_S
+    preset = (PAN_PRESETS if name == 'pan' else TILT_PRESETS)['robot']
+    assert fit_law(times) == pytest.approx(preset, rel=1e-5, abs=1e-12)
+    for speed, real in times.items():
+        for deg, t in zip((45, 90), real):
+            assert pan_tilt_time(deg, speed, preset) == pytest.approx(t, rel=0.036)
+    for speed in range(1, 101):
+        assert pan_tilt_time(1, speed, preset) > 0

@@ -74,7 +74,7 @@ class RoboboApi(rclpy.node.Node):
         self._dt = 0.01
         self._wheel_timer = None
         self._wheel_unlock = 0
-        # R12's optional first-order motor (motor_laws.WheelMotor); None: the law's speed at once
+        # the first-order motor (motor_laws.WheelMotor, issue 28's default); None: the law's step
         tau = p['wheel_time_constant']  # >= 0, finite: params/robobo_api.yaml
         self._wheel_motor = WheelMotor(tau) if tau > 0 else None
         self._wheel_ramp = None
@@ -197,9 +197,9 @@ class RoboboApi(rclpy.node.Node):
         self.cmd.publish(JointState(name=[JOINTS[j] for j in joints], velocity=velocities))
 
     def _drive_wheels(self, omegas: list[float]) -> None:
-        """The wheels at ``omegas`` (rad/s): at once (R12's law, the default), or with
-        ``wheel_time_constant`` > 0 through the first-order motor, stepped by a timer until it
-        settles."""
+        """The wheels at ``omegas`` (rad/s): with ``wheel_time_constant`` > 0 (0.1 s by default,
+        issue 28) through the first-order motor, stepped by a timer until it settles; with 0 at
+        once (the thesis' R12 step)."""
         if self._wheel_motor is None:
             self._command([0, 1], omegas)
             return

@@ -1,7 +1,8 @@
 """Runs every validation protocol of the thesis (specs/robobo.md 6) on the simulated Robobo
 through its ROS interface, measuring on ground truth (odometry, joint states, IR topics), and
 reports the tables in summary.json (``robozoo_metrics``: wheels, pan, tilt, ir_front_c,
-ir_front_l) and plots (``robozoo_write_outputs``). Scenario: ``robobo_calibration``.
+ir_front_l, and ``real_robot``: every calibrated cell against the real robot's value, issue 28)
+and plots (``robozoo_write_outputs``). Scenario: ``robobo_calibration``.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from zoo_runtime.interfaces.sensor_msgs.msg import JointState, Range
 from zoo_runtime.interfaces.std_msgs.msg import Int8, Int16, Int32
 from zoo_runtime.interfaces.zoo_interfaces.srv import SetModelPose
 
-from . import calibration_protocols as proto
+from . import calibration_protocols as proto, real_robot
 
 SETTLE_S = 0.5
 
@@ -151,7 +152,8 @@ class Calibration(rclpy.node.Node):
 
     # -- reports ----------------------------------------------------------------------------
     def robozoo_metrics(self) -> dict:
-        return {'complete': self.done, **self.tables}
+        return {'complete': self.done, **self.tables,
+                'real_robot': real_robot.compare(self.tables)}
 
     def robozoo_write_outputs(self, folder: Path) -> list[Path]:
         from .calibration_plots import plot_tables

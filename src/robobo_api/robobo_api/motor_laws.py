@@ -88,8 +88,8 @@ def wheel_degrees_omega(p: float, degrees: float,
 
 
 class WheelMotor:
-    """R12's optional wheel motor: each wheel's speed follows its target (the law's) with a
-    first-order lag of ``tau`` seconds, which starts and stops with the same lag, so a timed move
+    """The wheel motor (issue 28's default; R12's optional model): each wheel's speed follows
+    its target (the law's) with a first-order lag of ``tau`` seconds, which starts and stops with the same lag, so a timed move
     turns the wheel by exactly the law's angle (the lag lost at the start is run on at the end).
     Stepped every ``PERIOD_S``: the command is the motor's exact mean speed over the period (so
     the angle integrates exactly), and the state advances by exp(-PERIOD_S / tau)."""

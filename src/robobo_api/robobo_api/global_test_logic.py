@@ -8,7 +8,7 @@ revolution); whenever the green blob is seen, centre it and drive at it until it
 (close), then stop. If the look-around shows no blob, drive on.
 
 Readings: ``irs`` maps robobopy's IR names ('Front-C', 'Front-L', ...) to intensities (the
-simulator's thesis law: open floor ~5 on level sensors, ~45 on the floor-tilted Front-L/R, 57 at
+simulator's thesis law: open floor ~9 on level sensors, ~45 on the floor-tilted Front-L/R, 57 at
 15 cm from a white wall on Front-C); ``blob`` is (x %, y %, size px) of the green blob, size 0
 when none.
 """

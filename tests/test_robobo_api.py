@@ -30,52 +30,29 @@ def laws():
     return proto, motor_laws
 
 
-# The short fast run loses a little more than R13 allows (2.02 %, 0.606 cm against 0.599): the
-# thesis model steps the wheel speed at once, so the base accelerates at the friction limit while
-# the wheels slip (1.37 cm at P 90, Coulomb with the load tipped onto the slider) and the hard stop
-# gains part of it back. Encoders, which R10/R12 fix, are exact. See robobo_api/README.md.
-SLIPPING = {(90, 1)}
-
-
-def test_wheel_table_matches_formula(calibration):  # R13
+def test_wheel_table_matches_formula(calibration):  # R13, with issue 28's default motor
+    """The default wheel motor is first-order (wheel_time_constant 0.1 s, issue 28): the wheels
+    start and stop with the same lag, so they turn by the law's angle (R10 exact) without
+    outrunning the traction (3.0 m/s^2 at P 90, the friction allows 3.7): every Table 11 case
+    within R13's max(0.3 cm, 2 %), measured within 0.2 %, heading unchanged."""
     proto, laws_ = laws()
     assert calibration['complete']
     rows = calibration['wheels']
     assert [(r['P'], r['t_s']) for r in rows] == proto.WHEEL_CASES
     for r in rows:
         predicted = proto.wheel_distance_cm(r['P'], r['t_s'], laws_.WHEEL_PRESETS['thesis'])
-        error = abs(r['distance_cm'] - predicted)
-        assert r['heading_change_deg'] < 2.0
-        if (r['P'], r['t_s']) in SLIPPING:
-            assert error < 0.03 * predicted, r  # documented shortfall, bounded
-        else:
-            assert error <= max(0.3, 0.02 * predicted), (r, predicted)
-
-
-def test_with_the_optional_motor_model_every_straight_line_case_is_within_r13(tmp_path):
-    """R12's optional first-order motor (robobo_api parameter wheel_time_constant, 0.1 s here; off
-    by default): the wheels start and stop with the same lag, so they turn by the law's angle
-    (R10 exact) without outrunning the traction (3.0 m/s^2 at P 90, the friction allows 3.7):
-    every Table 11 case within R13's max(0.3 cm, 2 %), the slipping one included."""
-    proto, laws_ = laws()
-    out = tmp_path / 'run'
-    subprocess.run([str(ROBOZOO), 'run', 'robobo_calibration', '--output', str(out),
-                    '--set', 'robobo_api.wheel_time_constant=0.1'],
-                   check=True, capture_output=True, text=True, timeout=300)
-    rows = json.loads((out / 'summary.json').read_text())['metrics']['calibration']['wheels']
-    assert [(r['P'], r['t_s']) for r in rows] == proto.WHEEL_CASES
-    for r in rows:
-        predicted = proto.wheel_distance_cm(r['P'], r['t_s'], laws_.WHEEL_PRESETS['thesis'])
         assert abs(r['distance_cm'] - predicted) <= max(0.3, 0.02 * predicted), (r, predicted)
         assert abs(r['distance_cm'] - predicted) <= 0.002 * predicted, (r, predicted)  # measured
         assert r['heading_change_deg'] < 0.1
-    # R10: the encoders count the law's angle once the lag has run on
+
+
+def test_encoders_count_the_laws_angle_once_the_lag_has_run_on():  # R10
+    _, laws_ = laws()
     from zoo_scenario.runner import ScenarioRun
-    from zoo_scenario.scenario import apply_overrides, load_scenario
+    from zoo_scenario.scenario import load_scenario
     from zoo_runtime.interfaces.robobo_msgs.srv import MoveWheels
     from zoo_runtime.interfaces.std_msgs.msg import Int8, Int32
-    sc = apply_overrides(load_scenario('robobo_empty'), ['robobo_api.wheel_time_constant=0.1'])
-    with ScenarioRun(sc) as run:
+    with ScenarioRun(load_scenario('robobo_empty')) as run:
         api = run.nodes['robobo_api']
         run.run(0.2)
         fut = api.create_client(MoveWheels, '/robobo/moveWheels').call_async(MoveWheels.Request(
@@ -89,10 +66,32 @@ def test_with_the_optional_motor_model_every_straight_line_case_is_within_r13(tm
         assert api.wheel_degrees() == pytest.approx((theta, theta), abs=0.5)
 
 
-@pytest.mark.parametrize('name, tol', [('pan', 0.03), ('tilt', 0.05)])
-def test_pan_tilt_tables_match_formula(calibration, name, tol):  # R14, R15
+def test_the_thesis_instant_speed_step_skids(tmp_path):
+    """wheel_time_constant 0 is the thesis' speed step (R12 before issue 28): the base can only
+    catch up at the friction limit while the wheels slip (1.37 cm at P 90), and it stops with
+    locked wheels that skid, so (90, 1 s) falls 2.02 % short, outside R13 (README, "Straight
+    line"); the other cases stay within it. The wheel protocol alone (its first 30 s)."""
     proto, laws_ = laws()
-    coeffs = (laws_.PAN_PRESETS if name == 'pan' else laws_.TILT_PRESETS)['thesis']
+    out = tmp_path / 'run'
+    subprocess.run([str(ROBOZOO), 'run', 'robobo_calibration', '--output', str(out),
+                    '--duration', '30', '--set', 'robobo_api.wheel_time_constant=0.0'],
+                   check=True, capture_output=True, text=True, timeout=300)
+    rows = json.loads((out / 'summary.json').read_text())['metrics']['calibration']['wheels']
+    assert [(r['P'], r['t_s']) for r in rows] == proto.WHEEL_CASES
+    for r in rows:
+        predicted = proto.wheel_distance_cm(r['P'], r['t_s'], laws_.WHEEL_PRESETS['thesis'])
+        error = abs(r['distance_cm'] - predicted)
+        assert r['heading_change_deg'] < 2.0
+        if (r['P'], r['t_s']) == (90, 1):
+            assert max(0.3, 0.02 * predicted) < error < 0.03 * predicted, r
+        else:
+            assert error <= max(0.3, 0.02 * predicted), (r, predicted)
+
+
+@pytest.mark.parametrize('name, tol', [('pan', 0.03), ('tilt', 0.05)])
+def test_pan_tilt_tables_match_formula(calibration, name, tol):  # R14, R15: the default law
+    proto, laws_ = laws()
+    coeffs = (laws_.PAN_PRESETS if name == 'pan' else laws_.TILT_PRESETS)['robot']
     rows = calibration[name]
     assert len(rows) == len(proto.PAN_TILT_SPEEDS) * 2
     for r in rows:
@@ -101,25 +100,41 @@ def test_pan_tilt_tables_match_formula(calibration, name, tol):  # R14, R15
 
 
 def test_ir_tables_are_monotonic_and_match_ray_geometry(calibration):  # R18
-    from zoo_sim.ir_law import intensity
-    from zoo_sim.ray_grid import ScanGrid
+    """Both sensors read what their rays, worked out on paper, give: each meets the box or the
+    floor first (robobo_api.ir_rays, with the description's cones)."""
+    from robobo_api import ir_rays
     proto, _ = laws()
-    for key in ('ir_front_c', 'ir_front_l'):
-        values = [r['value'] for r in calibration[key]]
-        assert [r['distance_cm'] for r in calibration[key]] == list(proto.IR_DISTANCES_CM)
-        assert all(a > b for a, b in zip(values, values[1:])), (key, values)
-    # front_c is level: each ray meets the box face at d / (cos v cos h) or, first, the floor
-    grid = ScanGrid(4, -0.2, 0.17, 4, -0.12, 0.16, 0.0, 0.4)
-    h, v = grid.angles()
+    for sensor in ('front_c', 'front_l'):
+        rows = calibration[f'ir_{sensor}']
+        values = [r['value'] for r in rows]
+        assert [r['distance_cm'] for r in rows] == list(proto.IR_DISTANCES_CM)
+        assert all(a > b for a, b in zip(values, values[1:])), (sensor, values)
+        for r in rows:
+            predicted = ir_rays.reading(sensor, r['distance_cm'] / 100)
+            assert r['value'] == pytest.approx(predicted, rel=0.03), (sensor, r, predicted)
+
+
+def test_calibration_meets_the_real_robot(calibration):  # issue 28's acceptance
+    """Every calibrated cell against the real robot's (the thesis' Tables 10, 12, 13 as issue 28
+    gives them): pan within 7 %, tilt within 5 % at speed >= 30 and 10 % below, front_c within
+    10 % or 4 counts; the summary lists each cell with its real value."""
+    sys.path.insert(0, str(WS / 'src' / 'robobo_api'))
+    from robobo_api import real_robot
+    listed = calibration['real_robot']
+    assert [len(listed[k]) for k in ('pan', 'tilt', 'ir_front_c')] == [12, 12, 7]
+    assert listed['cells_within'] == '31 of 31'
+    for r in calibration['pan']:
+        real = real_robot.real_time_s(real_robot.PAN_S, r['speed'], r['degrees'])
+        assert abs(r['time_s'] - real) <= 0.07 * real, (r, real)
+    for r in calibration['tilt']:
+        real = real_robot.real_time_s(real_robot.TILT_S, r['speed'], r['degrees'])
+        assert abs(r['time_s'] - real) <= (0.05 if r['speed'] >= 30 else 0.10) * real, (r, real)
     for r in calibration['ir_front_c']:
-        d = r['distance_cm'] / 100
-        dist = []
-        for hi, vi in zip(h, v):
-            t_face = d / (math.cos(vi) * math.cos(hi))
-            t_floor = proto.IR_HEIGHT / -math.sin(vi) if vi < 0 else math.inf
-            dist.append(min(t_face, t_floor))
-        predicted = intensity(dist, 0.4)
-        assert r['value'] == pytest.approx(predicted, rel=0.03), (r, predicted)
+        real = real_robot.IR_FRONT_C[r['distance_cm']]
+        assert abs(r['value'] - real) <= max(0.10 * real, 4.0), (r, real)
+        # measured: within 4 % at every distance with the symmetric cone (robobo_description
+        # README, "IR cone"); the thesis' cone read 12-19 % low at 25-35 cm
+        assert abs(r['value'] - real) <= 0.04 * real, (r, real)
 
 
 def test_ros_interface_semantics():  # R6, R8, R10, R16, R23

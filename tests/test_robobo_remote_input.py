@@ -167,7 +167,7 @@ def test_a_flood_of_bad_frames_gives_few_lines_and_counts_them(served, capfd):
     finally:
         ws.close()
     elapsed = time.time() - t0
-    counted = stderr.with_(f'more such frames from client', who, timeout=10.0)
+    counted = stderr.with_('more such frames from client', who, timeout=10.0)
     lines = stderr.with_(who)
     assert lines[0].endswith('not JSON: not json 0'), lines[:3]
     period = 5.0                               # zoo_runtime.rate_limited_log.PERIOD_S

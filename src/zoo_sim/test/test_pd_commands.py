@@ -120,11 +120,13 @@ def test_pd_joints_rows_are_out_while_the_others_hold_by_velocity():
 
 
 def test_unstable_gains_are_named_once():
+    """Twice the shipped kd at 1 ms: kd h / I is 1.08 on the calves (0.54 at the shipped kd, with
+    the rotor inertia; 1.4 without it), 0.59 on the thighs."""
     ph = go1(step=0.001)
-    ph.pd_commands('go1', np.arange(N), STAND, np.zeros(N), KP, KD, np.zeros(N))
+    ph.pd_commands('go1', np.arange(N), STAND, np.zeros(N), KP, 2 * KD, np.zeros(N))
     warnings = ph.command_warnings(0)
     assert len(warnings) == 4 and all('calf' in w and 'use a physics step' in w for w in warnings)
-    ph.pd_commands('go1', np.arange(N), STAND, np.zeros(N), KP, KD, np.zeros(N))
+    ph.pd_commands('go1', np.arange(N), STAND, np.zeros(N), KP, 2 * KD, np.zeros(N))
     assert ph.command_warnings(0) == []
     assert go1().command_warnings(0) == []  # 0.5 ms: stable
 
@@ -132,7 +134,8 @@ def test_unstable_gains_are_named_once():
 @pytest.mark.parametrize('first', ['pd', 'effort'])
 def test_velocity_mode_after_another_holds(first):
     """Back in velocity mode every joint's motor holds again (after effort commands the rows
-    used to keep the effort's bound, 0 here: the legs fell 0.83 rad) and no PD torque remains."""
+    used to keep the effort's bound, 0 here: the legs fell 0.83 rad) and no PD torque remains.
+    (After 0.2 s of effort 0 the thighs, with their rotors, take 1.1 mrad to brake.)"""
     ph = go1()
     if first == 'pd':
         ph.pd_commands('go1', np.arange(N), STAND, np.zeros(N), KP, KD, np.zeros(N))
@@ -142,7 +145,7 @@ def test_velocity_mode_after_another_holds(first):
     ph.commands('go1', np.arange(N), 'velocity', np.zeros(N))
     q0 = ph.joint_state('go1')[0].copy()
     q, _, _ = run(ph, 0.5)
-    assert np.abs(q[-1] - q0).max() < 1e-3
+    assert np.abs(q[-1] - q0).max() < 2e-3
 
 
 def test_joint_pd_commands_topic():

@@ -40,7 +40,8 @@ joint holds ``kp`` and ``kd`` (gain ``kp`` on its control ``q_d``, bias ``-kp q 
 torque actuator carries ``tau_ff + kd dq_d``, and the joint's total actuator torque is clamped
 to its effort limit (MuJoCo's ``actuatorfrcrange``), so the sum never beats the motor. The damping
 term is explicit in the integrator: ``kd h / I`` must stay below ~2 for the lightest link (a Go1
-calf with kd 15 wants a step of 0.5 ms; Unitree's Gazebo world uses 0.2 ms).
+calf with kd 15 wanted a step of 0.5 ms before its rotor inertia, joint_armature; Unitree's Gazebo
+world uses 0.2 ms).
 """
 from __future__ import annotations
 

@@ -32,7 +32,8 @@ from .resources import find_world
 SPAWN_TOLERANCE = 1e-4  # m of initial penetration accepted without lifting the robot
 _NO_SENSORS = int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
 _argmin = np.argmin  # (not a min reduction: see joint_motors._argmax)
-PD_STABILITY_LIMIT = 1.0  # kd h / I; a Go1 calf rings at 1.4 (kd 8, 1 ms) and is still at 0.7
+PD_STABILITY_LIMIT = 1.0  # kd h / I; a Go1 calf rings at 1.4 (kd 8, 1 ms, without its rotor
+                          # inertia; 0.54 with it) and is still at 0.7
 PD_RECHECK_COMMANDS = 500  # PD commands between two stability checks at unchanged gains
 
 

@@ -2,7 +2,8 @@
 
 World models become static geoms or free bodies; each robot's URDF is parsed by MuJoCo's URDF
 reader and attached with the prefix ``<robot>/`` (joint names on topics stay the URDF names).
-Per actuated joint a joint motor of the chosen model is added (:mod:`zoo_sim.joint_motors`).
+Per actuated joint a joint motor of the chosen model is added (:mod:`zoo_sim.joint_motors`), and
+the motor's reflected rotor inertia (:mod:`zoo_sim.joint_armature`).
 Contact parameters follow :mod:`zoo_sim.contact_params`.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 import yaml
 from zoo_description_tools.physics import EARTH_GRAVITY
 
-from . import SimConfigError, sliding_contacts
+from . import SimConfigError, joint_armature, sliding_contacts
 from .contact_params import ContactParams, from_ode, priorities
 from .ax12_servo import add_servo, check_model as check_servo
 from .joint_motors import DEFAULT_MOTOR, add_driver, add_motor, check_model
@@ -390,6 +391,9 @@ class _Builder:
         joints = [j.name for j in desc.actuated]
         by_name = {j.name: j for j in desc.joints}
         check_initial_positions(r.name, desc, r.initial_positions)
+        for jname, value in (joint_armature.armature(r.package, joints) if r.package
+                             else {}).items():
+            self.spec.joint(prefix + jname).armature = value
         for jname in joints:
             add_motor(self.spec, prefix, jname, by_name[jname].effort, self.step)
             if r.servo:

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from zoo_sim import SimConfigError
 from zoo_sim.ir_law import intensity, law, ray_intensity
 from zoo_sim.ray_grid import scan_grid
 
@@ -79,6 +80,12 @@ def test_range_noise_keeps_contact_and_misses():  # issue 27: seeded noise, satu
     assert noise == RayNoise(0.0, 0.005)
     assert ray_noise(ET.fromstring('<lidar><noise><type>gaussian</type><stddev>0</stddev>'
                                    '</noise></lidar>'), 'test') is None   # sigma 0: off
+    with pytest.raises(SimConfigError, match='test/noise: a ray takes mean and stddev only'):
+        ray_noise(ET.fromstring('<lidar><noise type="gaussian"><stddev>0.005</stddev>'
+                                '<bias_mean>0.01</bias_mean></noise></lidar>'), 'test')
+    with pytest.raises(SimConfigError, match=r'test/noise: mean, stddev.*got 0, nan, 0, 0'):
+        ray_noise(ET.fromstring('<lidar><noise><type>gaussian</type><stddev>nan</stddev>'
+                                '</noise></lidar>'), 'test')
     dist = np.array([0.001] * 8 + [0.1] * 4 + [-1.0] * 4)  # in contact, at 10 cm, missed
     a = noise.apply(dist, 0.4, np.random.default_rng(7))
     assert np.array_equal(a, noise.apply(dist, 0.4, np.random.default_rng(7)))  # seeded

@@ -101,28 +101,16 @@ class RayNoise:
 
 
 def ray_noise(block: ET.Element, where: str) -> RayNoise | None:
-    """The ``<noise>`` of a sensor's ``<lidar>``/``<ray>`` block (SDF: ``<type>`` a child, or an
-    attribute as on other sensors), or None when it declares none or a zero one."""
-    el = block.find('noise')
-    if el is None:
+    """The ``<noise>`` of a sensor's ``<lidar>``/``<ray>`` block, or None when it declares none or
+    a zero one. A ray's noise is a mean and a stddev on every range: no bias, no quantisation."""
+    values = _gaussian(block.find('noise'), f'{where}/noise')
+    if values is None:
         return None
-    kind = (el.findtext('type') or el.get('type') or 'none').strip()
-    if kind == 'none':
-        return None
-    if kind != 'gaussian':
-        raise SimConfigError(f"{where}/noise/type: '{kind}': expected gaussian or none")
-    values = []
-    for tag in ('mean', 'stddev'):
-        text = el.findtext(tag)
-        try:
-            values.append(float(text) if text is not None else 0.0)
-        except ValueError:
-            raise SimConfigError(f'{where}/noise/{tag}: expected a number in metres, got '
-                                 f'{text!r}') from None
-    if not (np.isfinite(values).all() and values[1] >= 0):
-        raise SimConfigError(f'{where}/noise: mean must be finite and stddev a finite number '
-                             f'>= 0 (m), got {values[0]:g}, {values[1]:g}')
-    return RayNoise(*values) if values[1] > 0 or values[0] != 0 else None
+    mean, stddev, bias_mean, bias_stddev, precision = values
+    if bias_mean or bias_stddev or precision:
+        raise SimConfigError(f'{where}/noise: a ray takes mean and stddev only (Gazebo adds them '
+                             'to every range), not bias_mean, bias_stddev or precision')
+    return RayNoise(mean, stddev) if stddev > 0 or mean != 0 else None
 
 
 ENCODER_SENSOR = 'joint_encoders'  # <sensor name="joint_encoders" type="custom">
@@ -169,10 +157,11 @@ def _axes(el: ET.Element | None, where: str) -> AxisNoise | None:
 def _gaussian(el: ET.Element | None, where: str
               ) -> tuple[float, float, float, float, float] | None:
     """(mean, stddev, bias_mean, bias_stddev, precision) of a ``<noise>``; precision 0 unless
-    the type is ``gaussian_quantized``."""
+    the type is ``gaussian_quantized``. The type is an attribute (IMU, custom sensors) or, as in
+    SDF's ``<lidar>``, a ``<type>`` child."""
     if el is None:
         return None
-    kind = el.get('type', 'none')
+    kind = (el.get('type') or el.findtext('type') or 'none').strip()
     if kind == 'none':
         return None
     if kind not in ('gaussian', 'gaussian_quantized'):
@@ -185,8 +174,9 @@ def _gaussian(el: ET.Element | None, where: str
         except (TypeError, ValueError):
             raise SimConfigError(f'{where}/{tag}: expected a number, got '
                                  f'{child.text!r}') from None
-    if values[1] < 0 or values[3] < 0:
-        raise SimConfigError(f'{where}: stddev and bias_stddev must be >= 0')
+    if not np.isfinite(values).all() or values[1] < 0 or values[3] < 0:
+        raise SimConfigError(f'{where}: mean, stddev, bias_mean and bias_stddev must be finite, '
+                             f'the stddevs >= 0, got {", ".join(f"{v:g}" for v in values)}')
     precision = 0.0
     if kind == 'gaussian_quantized':
         child = el.find('precision')

@@ -1,6 +1,7 @@
 """`bin/robozoo dxl-emulator`: backed by the simulated snake (snake_stand, real-time paced), real
 clients from PyPI (dynamixel-sdk, pypot) write goals and the simulated joints move accordingly;
 bad arguments get one line."""
+import contextlib
 import subprocess
 import time
 from pathlib import Path
@@ -24,62 +25,58 @@ def _stop(p):
     assert p.wait(timeout=20) == 0
 
 
+SNAKE = ('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
+
+
+@contextlib.contextmanager
+def _served(*args):
+    """The emulator's pty path while it runs with ``args``; it must then stop cleanly."""
+    p, path = _emulator(*args)
+    try:
+        yield path
+    finally:
+        _stop(p)
+
+
 def test_sdk_goals_move_the_simulated_snake():
     """dxl_clients.sdk_sync_write_moves_the_snake (also run under real ROS: tests/ros/
     test_real_clients_under_ros.py)."""
-    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    try:
+    with _served(*SNAKE) as path:
         sdk_sync_write_moves_the_snake(path)
-    finally:
-        _stop(p)
 
 
 def test_pypot_goals_move_the_simulated_snake():
-    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    try:
+    with _served(*SNAKE) as path:
         pypot_goal_moves_the_snake(path)
-    finally:
-        _stop(p)
 
 
 def test_a_goal_with_torque_off_leaves_the_simulated_joint():
     """Issue 27: a goal written with torque off moved the simulated joint (102 steps)."""
     from dxl_clients import sdk_goal_with_torque_off_waits
-    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    try:
+    with _served(*SNAKE) as path:
         sdk_goal_with_torque_off_waits(path)
-    finally:
-        _stop(p)
 
 
 def test_pypot_goal_with_torque_off_leaves_the_simulated_joint():
     from dxl_clients import pypot_torque_off_goal_waits
-    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    try:
+    with _served(*SNAKE) as path:
         pypot_torque_off_goal_waits(path)
-    finally:
-        _stop(p)
 
 
 def test_a_push_against_the_stop_reads_the_limit_then_overloads():
     """Issue 27: a goal beyond the stop halted there with Present Load about 0, no overload."""
     from dxl_clients import sdk_push_against_the_stop_overloads
-    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    try:
+    with _served(*SNAKE) as path:
         sdk_push_against_the_stop_overloads(path)
-    finally:
-        _stop(p)
 
 
 def test_an_xm430_pushing_against_the_stop_reads_its_current_limit_then_overloads():
     """Issue 27: the overload error when a joint is held against its stop, XM430 (Protocol 2.0)."""
     from dxl_clients import sdk_xm430_push_against_the_stop_overloads
-    p, path = _emulator('--protocol', '2', '--baud', '1000000', '--ids', '1-16',
-                        '--scenario', 'snake_stand')
-    try:
+    with _served('--protocol', '2', '--baud', '1000000', '--ids', '1-16',
+                 '--scenario', 'snake_stand') as path:
         sdk_xm430_push_against_the_stop_overloads(path)
-    finally:
-        _stop(p)
+
 
 @pytest.mark.parametrize('check', ['sdk_moving_speed_caps_the_move',
                                    'sdk_torque_limit_zero_does_not_move',
@@ -87,11 +84,8 @@ def test_an_xm430_pushing_against_the_stop_reads_its_current_limit_then_overload
 def test_speed_and_torque_limits_reach_the_simulated_joint(check):
     """Issue 27: Moving Speed and Torque Limit were ignored by the simulated joints."""
     import dxl_clients
-    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    try:
+    with _served(*SNAKE) as path:
         getattr(dxl_clients, check)(path)
-    finally:
-        _stop(p)
 
 
 @pytest.mark.parametrize('args,words', [
@@ -147,11 +141,8 @@ def test_id_write_then_the_new_id_on_the_simulated_snake():
     knew servos by their first id) and the process later exited 0. Now the servo answers at 50,
     the bus keeps serving, and the emulator exits 0 on SIGTERM with nothing wrong."""
     from dxl_clients import sdk_id_write_readdresses_the_servo
-    p, path = _emulator('--protocol', '1', '--ids', '1-16', '--scenario', 'snake_stand')
-    try:
+    with _served(*SNAKE) as path:
         sdk_id_write_readdresses_the_servo(path, 1, 5, 50)
-    finally:
-        _stop(p)
 
 
 def test_broadcast_id_write_collides_and_warns_once():

@@ -53,9 +53,13 @@ def test_actuators_reproduce_the_curve():
         assert got == pytest.approx(float(compliance_torque(e, P)), abs=1e-9), e
 
 
-def step_response(**servo):
+def step_response(registers=None, **servo):
+    """A free joint (no gravity, body in the air), its servo's ``registers`` written if given
+    (Ax12Servos.set_registers), told to turn 30 deg: its angles over 0.8 s."""
     ph = snake(gravity=[0, 0, 0], pose=[0, 0, 1, 0, 0, 0], **servo)
     r = ph.robots['snake']
+    if registers:
+        r.servos.set_registers(np.array([15]), **registers)
     ph.servo_goals('snake', np.array([15]), np.array([math.radians(30)]))
     q = []
     for _ in range(800):
@@ -130,24 +134,10 @@ def test_bad_settings_are_one_line():
         Ax12Params.from_strings({'k': 'two'}, 'x')
 
 
-def _joint_15(**registers):
-    """A free joint (no gravity, body in the air) with its servo's registers written, told to
-    turn 30 deg: its angles over 0.8 s."""
-    ph = snake(gravity=[0, 0, 0], pose=[0, 0, 1, 0, 0, 0])
-    r = ph.robots['snake']
-    r.servos.set_registers(np.array([15]), **registers)
-    ph.servo_goals('snake', np.array([15]), np.array([math.radians(30)]))
-    q = []
-    for _ in range(800):
-        ph.advance(1)
-        q.append(ph.data.qpos[r.qadr[15]])
-    return ph, np.array(q)
-
-
 def test_a_servos_moving_speed_register_caps_its_speed():
     """Issue 27: Moving Speed 50 written to one servo (5.55 rpm, 0.111 rpm per unit): it turns at
     that speed (+-5 %), not at the no-load 59 rpm."""
-    ph, q = _joint_15(moving_speed=50)
+    ph, q = step_response({"moving_speed": 50})
     v = np.diff(q) / ph.model.opt.timestep
     moving = (q[1:] > math.radians(1)) & (q[1:] < math.radians(4))
     assert np.mean(v[moving]) == pytest.approx(50 * 0.111 * 2 * math.pi / 60, rel=0.05)
@@ -157,9 +147,9 @@ def test_a_servos_moving_speed_register_caps_its_speed():
 def test_no_torque_no_motion_and_back_drivable(registers):
     """Torque off or Torque Limit 0: a goal moves nothing, and a small push (0.05 N m, 0.3 s)
     turns the joint freely, where a powered servo holds it within a few steps."""
-    ph, q = _joint_15(**registers)
+    ph, q = step_response(registers)
     assert abs(q[-1]) < math.radians(0.5)
-    held, _ = _joint_15()
+    held, _ = step_response()
     moved = []
     for physics in (ph, held):
         robot = physics.robots['snake']

@@ -260,6 +260,13 @@ def _expect(cond: bool, path: Path, field: str, what: str) -> None:
         raise ScenarioError(f'{path}: field {field!r}: expected {what}')
 
 
+def _claim_name(names: set, name: str, path: Path, field: str, kind: str) -> None:
+    """Add a robot's or node's name to those taken; one line if it is taken already."""
+    if name in names:
+        raise ScenarioError(f"{path}: field '{field}.name': {kind} name {name!r} is used twice")
+    names.add(name)
+
+
 def _unknown_keys(d: dict, allowed: set, path: Path, where: str) -> None:
     extra = sorted(set(d) - allowed)
     if extra:
@@ -368,10 +375,7 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
         _expect(isinstance(raw, dict) and 'name' in raw and 'package' in raw, path, field,
                 'a mapping with name and package')
         _unknown_keys(raw, ROBOT_KEYS, path, field + '.')
-        if raw['name'] in names:
-            raise ScenarioError(f"{path}: field '{field}.name': robot name {raw['name']!r} is "
-                                'used twice')
-        names.add(raw['name'])
+        _claim_name(names, raw['name'], path, field, 'robot')
         _check_package(raw['package'], path, field + '.package')
         _expect(not isinstance(raw.get('model'), str) or PACKAGE_NAME.fullmatch(raw['model']),
                 path, field + '.model', f"a model name (urdf/<model>.urdf.xacro of the package), "
@@ -397,10 +401,7 @@ def parse_scenario(data: Any, path: Path) -> Scenario:
         _expect(isinstance(raw, dict) and {'name', 'package', 'executable'} <= set(raw), path, field,
                 'a mapping with name, package and executable')
         _unknown_keys(raw, NODE_KEYS, path, field + '.')
-        if raw['name'] in node_names:
-            raise ScenarioError(f"{path}: field '{field}.name': node name {raw['name']!r} is used "
-                                'twice')
-        node_names.add(raw['name'])
+        _claim_name(node_names, raw['name'], path, field, 'node')
         _check_package(raw['package'], path, field + '.package')
         params, files = _params_and_files(raw.get('parameters') or {}, path, field + '.parameters')
         remaps = raw.get('remappings') or {}

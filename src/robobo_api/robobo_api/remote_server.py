@@ -62,17 +62,18 @@ class RoboboRemote(rclpy.node.Node):
         self._unlock_ids = itertools.cycle(range(1, 32768))
         self.create_subscription(WheelsMsg, f'{ns}/wheels', self._on_wheels, 10)
         self.create_subscription(Int16, f'{ns}/pan', lambda m: self._keep(
-            'PAN', rrap.status('PAN', panPos=m.data), self.gate.motor, (m.data,)), 10)
+            'PAN', rrap.status('PAN', panPos=m.data),
+            lambda now: self.gate.motor('PAN', now, (m.data,))), 10)
         self.create_subscription(Int16, f'{ns}/tilt', lambda m: self._keep(
-            'TILT', rrap.status('TILT', tiltPos=m.data), self.gate.motor, (m.data,)), 10)
+            'TILT', rrap.status('TILT', tiltPos=m.data),
+            lambda now: self.gate.motor('TILT', now, (m.data,))), 10)
         self.create_subscription(IRs, f'{ns}/irs', self._on_irs, 10)
         self.create_subscription(Blob, f'{ns}/blob', self._on_blob, 10)
         self.create_subscription(OrientationEuler, f'{ns}/orientation_euler', self._on_euler, 10)
         self.create_subscription(Accel, f'{ns}/accel', self._on_accel, 10)
         for device, name in (('base', 'BAT-BASE'), ('phone', 'BAT-PHONE')):
             self.create_subscription(Int32, f'{ns}/battery/{device}', lambda m, n=name: self._keep(
-                n, rrap.status(n, level=m.data), lambda name, now: self.gate.battery(name, now)),
-                10)
+                n, rrap.status(n, level=m.data), lambda now: self.gate.battery(n, now)), 10)
         self.create_subscription(Int16, f'{ns}/unlock/move', self._on_unlock, 10)
         self.peers: dict[int, str] = {}     # connection -> "client 3 (127.0.0.1:53412)"
         self.warnings = RateLimitedLog(full=rrap.refused_line, count=rrap.refused_count_line)
@@ -91,16 +92,16 @@ class RoboboRemote(rclpy.node.Node):
         return super().destroy_node()
 
     # -- statuses -----------------------------------------------------------------------------
-    def _keep(self, name: str, frame: str, due=None, *values) -> None:
-        """A new reading: sent when the app would send it (``due(name, now, *values)``, a
-        StatusGate rule), and at once when an UNLOCK waits for it (ours: a blocking call returns
-        with the final position sent)."""
+    def _keep(self, name: str, frame: str, due=None) -> None:
+        """A new reading: sent when the app would send it (``due(now)``, a StatusGate rule), and
+        at once when an UNLOCK waits for it (ours: a blocking call returns with the final
+        position sent)."""
         self.state[name] = frame
         if self._held.get(name):
             self._send_changed((name,))
             for _deadline, conn, held in self._held.pop(name):
                 self.server.send(conn, held)
-        elif due is not None and due(name, self._now_s(), *values):
+        elif due is not None and due(self._now_s()):
             self._sent[name] = frame
             self.server.send(None, frame)
 
@@ -131,13 +132,13 @@ class RoboboRemote(rclpy.node.Node):
         self._keep('WHEELS', rrap.status(
             'WHEELS', wheelPosR=m.wheelposr.data, wheelPosL=m.wheelposl.data,
             wheelSpeedR=m.wheelspeedr.data, wheelSpeedL=m.wheelspeedl.data),
-            self.gate.motor, (m.wheelposr.data, m.wheelposl.data))
+            lambda now: self.gate.motor('WHEELS', now, (m.wheelposr.data, m.wheelposl.data)))
 
     def _on_accel(self, m: Accel) -> None:
         xyz = (m.linear.x, m.linear.y, m.linear.z)
         self._keep('ACCELERATION', rrap.status('ACCELERATION', xaccel=xyz[0], yaccel=xyz[1],
                                                zaccel=xyz[2]),
-                   lambda _name, now: self.gate.acceleration(now, xyz))
+                   lambda now: self.gate.acceleration(now, xyz))
 
     def _on_irs(self, m: IRs) -> None:
         self._keep('IRS', rrap.irs_status({key: getattr(m, field).range
@@ -147,7 +148,7 @@ class RoboboRemote(rclpy.node.Node):
         ypr = (m.yaw.data, m.pitch.data, m.roll.data)
         self._keep('ORIENTATION', rrap.status('ORIENTATION', yaw=ypr[0], pitch=ypr[1],
                                               roll=ypr[2]),
-                   lambda _name, now: self.gate.orientation(now, ypr))
+                   lambda now: self.gate.orientation(now, ypr))
 
     def _on_blob(self, m: Blob) -> None:  # every blob report goes out (robobopy's callback)
         self.server.send(None, rrap.status(

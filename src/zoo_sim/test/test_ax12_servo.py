@@ -42,7 +42,8 @@ def test_k_doubles_the_slope():
 
 
 def test_actuators_reproduce_the_curve():
-    """The four clamped actuators' sum is compliance_torque (outside the 1-unit punch ramp)."""
+    """The four clamped actuators' sum is compliance_torque (outside the 1-unit punch ramp),
+    scaled so that what the gearbox friction leaves at the limit is the limit."""
     ph = snake(gravity=[0, 0, 0], pose=[0, 0, 1, 0, 0, 0])
     m, d, s = ph.model, ph.data, ph.robots['snake'].servos
     for e in [-0.3, -0.05, -3.5 * U, -0.5 * U, 0.0, 0.5 * U, 2.5 * U, 0.02, 0.08, 0.3]:
@@ -50,17 +51,19 @@ def test_actuators_reproduce_the_curve():
         s._write_goal()
         mujoco.mj_forward(m, d)
         got = d.actuator_force[s.acts[3]].sum()
-        assert got == pytest.approx(float(compliance_torque(e, P)), abs=1e-9), e
+        assert got == pytest.approx(float(compliance_torque(e, P)) * s.gain[3], abs=1e-9), e
+    assert s.gain[3] * P.limit - s.friction[3] == pytest.approx(P.limit)
+    assert s.friction[3] == pytest.approx(0.059)  # snake_description config/snake_model.yaml
 
 
-def step_response(registers=None, **servo):
+def step_response(registers=None, deg=30.0, **servo):
     """A free joint (no gravity, body in the air), its servo's ``registers`` written if given
-    (Ax12Servos.set_registers), told to turn 30 deg: its angles over 0.8 s."""
+    (Ax12Servos.set_registers), told to turn ``deg``: its angles over 0.8 s."""
     ph = snake(gravity=[0, 0, 0], pose=[0, 0, 1, 0, 0, 0], **servo)
     r = ph.robots['snake']
     if registers:
         r.servos.set_registers(np.array([15]), **registers)
-    ph.servo_goals('snake', np.array([15]), np.array([math.radians(30)]))
+    ph.servo_goals('snake', np.array([15]), np.array([math.radians(deg)]))
     q = []
     for _ in range(800):
         ph.advance(1)
@@ -68,23 +71,24 @@ def step_response(registers=None, **servo):
     return ph, np.array(q)
 
 
+def peak_speed(ph, q) -> float:
+    return float(np.max(np.diff(q)) / ph.model.opt.timestep)
+
+
 def test_free_joint_moves_at_v_max_without_chatter():
-    """R8 (2), (3): a free joint stepping 30 deg moves at V_max (+-5 %) and settles inside the
-    compliance margin without a sustained oscillation."""
-    ph, q = step_response()
-    v = np.diff(q) / ph.model.opt.timestep
-    moving = (q[1:] > math.radians(5)) & (q[1:] < math.radians(20))
-    assert np.mean(v[moving]) == pytest.approx(P.v_max, rel=0.05)
+    """R8 (2), (3): a free joint stepping 55 deg reaches V_max (+-5 %; the rotor inertia takes
+    ~30 ms to spin it up, so a shorter step stays below) and settles inside the compliance margin
+    without a sustained oscillation."""
+    ph, q = step_response(deg=55.0)
+    assert peak_speed(ph, q) == pytest.approx(P.v_max, rel=0.05)
     tail = q[-300:]
     assert tail.max() - tail.min() < U
-    assert abs(tail[-1] - math.radians(30)) < 2 * U   # on the grid, inside margin + one step
+    assert abs(tail[-1] - math.radians(55)) < 2 * U   # on the grid, inside margin + one step
 
 
 def test_moving_speed_register_sets_v_max():
-    ph, q = step_response(moving_speed=300)
-    v = np.diff(q) / ph.model.opt.timestep
-    moving = (q[1:] > math.radians(5)) & (q[1:] < math.radians(20))
-    assert np.mean(v[moving]) == pytest.approx(300 * 0.111 * 2 * math.pi / 60, rel=0.05)
+    ph, q = step_response(moving_speed=300, deg=55.0)
+    assert peak_speed(ph, q) == pytest.approx(300 * 0.111 * 2 * math.pi / 60, rel=0.05)
 
 
 def test_goals_are_consumed_at_10_hz():
@@ -145,8 +149,9 @@ def test_a_servos_moving_speed_register_caps_its_speed():
 
 @pytest.mark.parametrize('registers', [{'torque_enable': False}, {'torque_limit': 0}])
 def test_no_torque_no_motion_and_back_drivable(registers):
-    """Torque off or Torque Limit 0: a goal moves nothing, and a small push (0.05 N m, 0.3 s)
-    turns the joint freely, where a powered servo holds it within a few steps."""
+    """Torque off or Torque Limit 0: a goal moves nothing, and a small push (0.1 N m, 0.3 s:
+    above the gearbox's 0.059 N m friction) turns the joint, where a powered servo holds it
+    within a few steps."""
     ph, q = step_response(registers)
     assert abs(q[-1]) < math.radians(0.5)
     held, _ = step_response()
@@ -154,7 +159,7 @@ def test_no_torque_no_motion_and_back_drivable(registers):
     for physics in (ph, held):
         robot = physics.robots['snake']
         robot.servos.set_goals(np.array([15]), np.array([physics.data.qpos[robot.qadr[15]]]))
-        physics.data.qfrc_applied[robot.dadr[15]] = 0.05
+        physics.data.qfrc_applied[robot.dadr[15]] = 0.1
         start = physics.data.qpos[robot.qadr[15]]
         for _ in range(300):
             physics.advance(1)

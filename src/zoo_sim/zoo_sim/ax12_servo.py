@@ -15,6 +15,11 @@ up to the torque limit, the limit beyond. It runs inside MuJoCo's step, no Pytho
   turns at exactly V_max, and a loaded one slower. The AX-12's velocity and torque are open loop
   (spec §3.5), which a velocity motor with a force cap (the thesis' ODE motor) is not; on a free
   joint both move at V_max.
+- The gearbox: the joint's friction (URDF ``<dynamics friction>``, MuJoCo frictionloss) and the
+  rotor's inertia x 254^2 (``armature``) come from the description (snake_description README,
+  "Gearbox friction and rotor inertia"); the curve is the motor's and is scaled by
+  (limit + friction) / limit, so the horn still sees the datasheet's stall torque and no-load
+  speed.
 
 Per servo, ``Ax12Servos.set_registers`` takes the RAM registers a bus writes (issue 27): Torque
 Enable 0 leaves the joint limp (no actuator force, no back-EMF damping: back-drivable), Moving
@@ -184,6 +189,7 @@ class Ax12Servos:
         self.params = params
         jid = np.array([m.joint(prefix + j).id for j in joints], dtype=int)
         self.qadr, self.dadr = m.jnt_qposadr[jid], m.jnt_dofadr[jid]
+        self.friction = m.dof_frictionloss[self.dadr].copy()  # the gearbox's, from the URDF
         self.acts = np.array([[m.actuator(prefix + j + SUFFIX + a).id for a in ACTUATORS]
                               for j in joints], dtype=int)  # (joint, 4)
         # goals stay inside the joint's range (R3): the register's nearest in-range values
@@ -230,12 +236,17 @@ class Ax12Servos:
     def _apply(self) -> None:
         p, m = self.params, self.m
         limit = np.where(self.torque_enable, p.max_torque * self.torque_limit / REGISTER_MAX, 0.0)
-        punch = np.minimum(p.max_torque * p.punch / REGISTER_MAX, limit)
+        # The curve is the motor's torque (its PWM share); the gearbox friction takes its part
+        # before the horn, so the motor's curve reaches limit + friction and the horn sees the
+        # datasheet's stall torque and no-load speed (limp: no motor, the friction stays).
+        self.gain = np.divide(limit + self.friction, limit, out=np.ones_like(limit),
+                              where=limit > 0)
+        punch = np.minimum(p.max_torque * p.punch / REGISTER_MAX, limit) * self.gain
         v_max = np.where(self.moving_speed == 0, p.no_load_speed,
                          np.minimum(self.moving_speed * SPEED_UNIT, p.no_load_speed))
         self.damping = limit / v_max  # back-EMF: an unloaded joint at the limit turns at V_max
         width = lambda s: s * POSITION_UNIT / p.k  # noqa: E731 - ramp width, rad
-        ramp_range = limit - punch
+        ramp_range = limit * self.gain - punch
         k_punch = punch / POSITION_UNIT
         zero = np.zeros(len(limit))
         rows = (  # (gain, offset, lo, hi) per ACTUATORS entry

@@ -103,18 +103,30 @@ def stall_run_on() -> float:
     return worst
 
 
-STOP_MODES = ('velocity', 'effort', 'pd_kp1', 'pd_stiff', 'pd_feed_forward')
+STOP_MODES = ('velocity', 'effort', 'pd_kp1', 'pd_stiff', 'pd_feed_forward',
+              'effort_stop_to_stop')
+# Modes of one robot's own actuators: the snake's AX-12 servos, where a Dynamixel bus's Goal
+# Position writes land (dynamixel_bridge's emulator and the dynamixel backend both write them)
+SERVO_STOP_MODES = {'snake': ('ax12_goals',)}
 STIFF_KP_PER_NM = 100.0  # pd_stiff: kp = 100 x the effort limit per rad (full torque at 10 mrad)
+# effort_stop_to_stop: the whole effort limit as PD feed-forward, kp = kd = 0, its direction
+# flipped every HALF_CYCLE_S: what a Go1 low-level UDP client's LowCmd (tau only) becomes in
+# the robot contract's pd_commands (unitree_udp endpoint_node), driven stop to stop
+HALF_CYCLE_S = 0.5
 
 
-def _robot_for_stops(robot: str) -> MujocoPhysics:
+def stop_modes(robot: str) -> tuple[str, ...]:
+    return STOP_MODES + SERVO_STOP_MODES.get(robot, ())
+
+
+def _robot_for_stops(robot: str, servo: str | None = None) -> MujocoPhysics:
     """Legged robots hang fixed in the air; the snake and the Robobo lie on the ground at their
     nominal pose (a snake hanging by its head whips its tail into the stops faster than any
     command would)."""
     ground = robot in GROUND_ROBOTS
     return MujocoPhysics.create('empty', [RobotSpec(
         robot, package=f'{robot}_description', pose=None if ground else [0, 0, 1.5, 0, 0, 0],
-        fixed_base=not ground)])
+        fixed_base=not ground, servo=servo)])
 
 
 def _command_saturated(ph: MujocoPhysics, robot: str, mode: str, sign: float,
@@ -135,6 +147,14 @@ def _command_saturated(ph: MujocoPhysics, robot: str, mode: str, sign: float,
         if not all(command(j, v) for j, v in enumerate(values.tolist())):
             raise AssertionError(f'{robot}: a legal {mode} command was rejected')
         return
+    if mode == 'ax12_goals':  # the servos clamp goals to the joint range (specs/snake.md R3)
+        ph.servo_goals(robot, np.arange(n), np.full(n, sign * 10.0))
+        return
+    if mode == 'effort_stop_to_stop':
+        if ph.pd_commands(robot, np.arange(n), np.zeros(n), np.zeros(n), np.zeros(n),
+                          np.zeros(n), sign * effort) != n:
+            raise AssertionError(f'{robot}: a legal PD command was rejected')
+        return
     stop = r.motors.upper if sign > 0 else r.motors.lower
     target = np.where(np.isfinite(stop), stop, sign * 10.0)
     kp = STIFF_KP_PER_NM * effort if mode == 'pd_stiff' else np.ones(n)
@@ -150,7 +170,7 @@ def stop_excess(robot: str, mode: str, sign: float, seconds: float = 2.0,
     stops in ``mode`` (STOP_MODES) for ``seconds``: in one grouped command, or one command per
     joint (the per-message path). inf if the state went non-finite. (Sampling every 10th step
     saw 0.0086 rad of the Go1's 0.026.)"""
-    ph = _robot_for_stops(robot)
+    ph = _robot_for_stops(robot, 'ax12' if mode == 'ax12_goals' else None)
     m, d = ph.model, ph.data
     mine = np.array([m.jnt_limited[j] and m.joint(j).name.startswith(robot + '/')
                      for j in range(m.njnt)], dtype=bool)
@@ -163,9 +183,15 @@ def stop_excess(robot: str, mode: str, sign: float, seconds: float = 2.0,
         if not np.isfinite(q).all():
             worst[0] = math.inf
 
-    _command_saturated(ph, robot, mode, sign, grouped)
     ph.step_observers.append(observe)
-    ph.advance(int(round(seconds / m.opt.timestep)))
+    if mode == 'effort_stop_to_stop':
+        half = int(round(HALF_CYCLE_S / m.opt.timestep))
+        for k in range(int(round(seconds / HALF_CYCLE_S))):
+            _command_saturated(ph, robot, mode, sign * (-1) ** k, grouped)
+            ph.advance(half)
+    else:
+        _command_saturated(ph, robot, mode, sign, grouped)
+        ph.advance(int(round(seconds / m.opt.timestep)))
     return worst[0] if np.isfinite(d.qpos).all() else math.inf
 
 
@@ -289,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
           'upper / lower stops for 2 s (rad):')
     for robot in ROBOTS:
         cells = [f'{mode} {stop_excess(robot, mode, 1.0, 2.0):.4g} / '
-                 f'{stop_excess(robot, mode, -1.0, 2.0):.4g}' for mode in STOP_MODES]
+                 f'{stop_excess(robot, mode, -1.0, 2.0):.4g}' for mode in stop_modes(robot)]
         print(f'  {robot:7s} ' + ', '.join(cells))
     theory = 0.2 * 0.4 * STANDARD_GRAVITY
     print('1 kg box, mu 0.4, pushed at 0.8 / 1.2 of its sliding force:')

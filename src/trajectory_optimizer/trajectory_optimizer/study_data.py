@@ -47,6 +47,9 @@ class Tracked:
     lin_acc: np.ndarray        # (I, 3) base linear acceleration, world, gravity removed
     ang_vel: np.ndarray        # (I, 3) angular velocity, world
     ang_acc: np.ndarray        # (I, 3) its finite-difference derivative, world
+    tp_contacts: np.ndarray    # (C,) /go1/contacts (the study records it at every physics step)
+    in_contact: np.ndarray     # (C, F) bool, feet in the plan's order
+    contact_fz: np.ndarray     # (C, F) vertical contact force on each foot (N)
 
 
 @dataclasses.dataclass
@@ -110,7 +113,8 @@ def _read_bag(bag: Path) -> dict:
 
 
 def _tracked(tables: dict, tracker: dict, plan: Plan, joints: list[str]) -> Tracked:
-    cmd, js, odom, imu = (tables[TOPICS[k]] for k in ('commands', 'joints', 'odometry', 'imu'))
+    cmd, js, odom, imu, con = (tables[TOPICS[k]] for k in
+                               ('commands', 'joints', 'odometry', 'imu', 'contacts'))
     if list(cmd['name']) != joints:
         raise StudyDataError('joint_states and joint_pd_commands name other joints')
     seq = tracker['sequence_s']
@@ -139,7 +143,23 @@ def _tracked(tables: dict, tracker: dict, plan: Plan, joints: list[str]) -> Trac
         tp_odom=tp(odom.t),
         base_pos=np.stack([odom[f'pose.pose.position.{k}'] for k in 'xyz'], 1),
         tp_imu=tp(imu.t), lin_acc=lin_acc, ang_vel=ang_vel,
-        ang_acc=np.gradient(ang_vel, imu.t, axis=0))
+        ang_acc=np.gradient(ang_vel, imu.t, axis=0), **_contacts(con, plan, tp))
+
+
+def _contacts(con, plan: Plan, tp) -> dict:
+    """The feet's contact flags and vertical forces in the plan's foot order (the force is a
+    sequence of Vector3: a Table has no column for it, so from the messages)."""
+    feet = [str(f) for f in plan['feet']]
+    links = list(con['link_names'])
+    missing = [f for f in feet if f not in links]
+    if missing:
+        raise StudyDataError(f'{TOPICS["contacts"]} has no {", ".join(missing)} (links: '
+                             f'{", ".join(links)})')
+    order = [links.index(f) for f in feet]
+    fz = np.array([[m.force[i].z for i in order] for m in con.msgs]).reshape(len(con.t), -1)
+    return {'tp_contacts': tp(con.t),
+            'in_contact': np.asarray(con['in_contact'], bool).reshape(len(con.t), -1)[:, order],
+            'contact_fz': fz}
 
 
 def load_run(folder: str | Path, name: str) -> GravityRun:

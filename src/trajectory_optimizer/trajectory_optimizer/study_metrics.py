@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import stance_metrics
 from .checks import run_checks
 from .study_data import GravityRun
 
@@ -151,7 +152,17 @@ def tracking_metrics(run: GravityRun) -> dict[str, Any] | None:
             p['t'], run.q_plan, tr.tp_cmd[tr.in_plan])).max()),
         'commands_clamped': robot.get('commands_clamped'),
         'base_feedback': s.get('base_feedback'),  # a tracker that reports its mode
+        'stance': stance_metrics.worst(planted(run)),
     }
+
+
+def planted(run: GravityRun) -> list[stance_metrics.Stance]:
+    """Every planned stance of the run, measured (stance_metrics)."""
+    tr, p = run.tracked, run.plan
+    return stance_metrics.stances(
+        [str(f) for f in p['feet']], p.schedule, float(p['duration']), p['t'],
+        np.asarray(p['foot_force'])[..., 2], tr.tp_contacts, tr.in_contact, tr.contact_fz,
+        run.tracker.get('foot_slip_per_stance_m'))
 
 
 def real_robot_metrics(plan) -> dict[str, Any]:

@@ -124,6 +124,8 @@ def _tracking_section(s: dict) -> list[str]:
              *[f"{num(t[n]['peak_ang_acc_smoothed'])} / {num(t[n]['rms_ang_acc_smoothed'])}"
                for n in names]],
             ['RMS measured joint torque (N m)', *[num(t[n]['rms_effort_Nm']) for n in names]],
+            *[[label, *[_stance(t[n]['stance'], key, scale) for n in names]]
+              for label, key, scale in STANCE_ROWS],
             *[[f'peak measured |τ| {k} (N m)', *[num(t[n]['peak_effort_Nm'][k]) for n in names]]
               for k in ('hip', 'thigh', 'calf')],
             *[[f'peak commanded |τ| {k} (N m)', *[num(t[n]['peak_cmd_tau_Nm'][k]) for n in names]]
@@ -145,6 +147,21 @@ def _tracking_section(s: dict) -> list[str]:
                          f"{num(t[n]['joint_max_error_rad'][j])}" for n in names]]
                    for j in joints])
     return out
+
+
+# the planted-feet figures (stance_metrics; issue 28's bounds in the labels)
+STANCE_ROWS = (('worst stance contact (% of the stance; >= 98)', 'contact', 100.0),
+               ('most contact breaks in a stance (<= 2)', 'breaks', 1.0),
+               ('highest peak f_z (10 ms mean) / planned peak (<= 1.5)', 'force_ratio', 1.0),
+               ('most slip in a stance (cm; < 1)', 'slip_m', 100.0))
+
+
+def _stance(worst: dict, key: str, scale: float) -> str:
+    value = worst.get(key)
+    if value is None:
+        return 'not measured'
+    mark = '' if worst['holds'][key] else ' (over)'
+    return f"{num(value * scale)} ({worst[key + '_where']}){mark}"
 
 
 def _how_many(flags: list[bool]) -> str:

@@ -25,7 +25,8 @@ Metrics (summary.json): the plan's status, gravity and solve time; during the pl
 joint error at each tick against the plan's joint angles (``joint_rms_error_rad``, worst joint;
 per joint; maximum), and at each joint-state sample's own time against the plan's angles and
 against the held command; the base's xy error to the plan;
-stance-foot slip per foot (measured feet, rolling removed); the final base pose and its distance
+stance-foot slip per foot and per planned stance (measured feet, rolling removed); the final
+base pose and its distance
 to the goal. ``robozoo run`` writes the plan into the run folder (plan.npz).
 """
 from __future__ import annotations
@@ -288,7 +289,8 @@ class PlanTracker(Node):
             out.update(base_xy_rms_error_m=float(np.sqrt((e ** 2).mean())),
                        base_xy_max_error_m=float(e.max()))
         if self.slip is not None and self.slip.samples:
-            out.update(foot_slip_m=self.slip.total.tolist(), foot_slip_samples=self.slip.samples)
+            out.update(foot_slip_m=self.slip.total.tolist(), foot_slip_samples=self.slip.samples,
+                       foot_slip_per_stance_m=self.slip.per_stance)
         if self.base_xy is not None:
             goal = np.asarray(p['base_pos'][-1][:2])
             out.update(base_final_xy=self.base_xy.tolist(),

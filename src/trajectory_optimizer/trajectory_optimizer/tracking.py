@@ -380,10 +380,13 @@ class SlipMeter:
     foot is a sphere of ``radius`` fixed to the calf: rolling moves its centre by r * angle
     without slipping, so the contact point moves by the centre's step plus d_phi x (-r z) for a
     small world rotation d_phi of the foot (without this, rolling counted as a quarter to a half
-    of the slip of the open-loop Earth run)."""
+    of the slip of the open-loop Earth run). ``per_stance``: per foot, the slip of each planned
+    stance in turn (a stance starts where the plan's stance flag rises)."""
 
     def __init__(self, n_feet: int, radius: float = 0.0, on_ground: float = 0.01):
         self.total = np.zeros(n_feet)
+        self.per_stance: list[list[float]] = [[] for _ in range(n_feet)]
+        self._last_stance = np.zeros(n_feet, dtype=bool)
         self.radius, self.on_ground = radius, on_ground
         self.samples = 0
         self._last: tuple[np.ndarray, np.ndarray] | None = None
@@ -394,11 +397,16 @@ class SlipMeter:
         """One measurement: contact points (n_feet, 3), foot rotations (n_feet, 3, 3), the
         plan's stance flags and the ground height under each foot."""
         feet, rotations = np.asarray(feet, float), np.asarray(rotations, float)
-        down = np.asarray(stance, bool) & (feet[:, 2] - np.asarray(ground_z) < self.on_ground)
+        stance = np.asarray(stance, bool)
+        for i in np.flatnonzero(stance & ~self._last_stance):
+            self.per_stance[i].append(0.0)
+        down = stance & (feet[:, 2] - np.asarray(ground_z) < self.on_ground)
         if self._last is not None:
             for i in np.flatnonzero(down & self._last_down):
                 d_phi = rotation_vector(rotations[i] @ self._last[1][i].T)
                 step = feet[i] - self._last[0][i] + np.cross(d_phi, [0.0, 0.0, -self.radius])
-                self.total[i] += np.hypot(step[0], step[1])
-        self._last, self._last_down = (feet, rotations), down
+                slip = float(np.hypot(step[0], step[1]))
+                self.total[i] += slip
+                self.per_stance[i][-1] += slip
+        self._last, self._last_down, self._last_stance = (feet, rotations), down, stance
         self.samples += 1

@@ -62,6 +62,9 @@ def test_thesis_faithful_is_what_the_thesis_towr_used():
     (lambda d: d['body'].update(preset='heavy'), "body.preset: 'heavy' is not among"),
     (lambda d: d['body']['presets']['nominal'].update(mass=-1), 'mass: expected a positive'),
     (lambda d: d.update(legs=4), 'legs: unknown field'),
+    (lambda d: d['reach'].update(margin=-0.01), r'reach.margin: expected a number of m'),
+    (lambda d: d['reach'].update(knee=1), 'reach.knee: unknown field'),
+    (lambda d: d.pop('hips'), 'reach: needs hips'),
     (lambda d: d['urdf'].update(package='no_such_description'), 'urdf: no_such_description'),
     (lambda d: d['urdf'].update(xacro_args={'foot_mu': 9}), "urdf: .*foot_mu"),
 ])
@@ -84,3 +87,27 @@ def test_unreadable_and_unknown_robot_files(tmp_path):
         load_robot(str(bad))
     with pytest.raises(RobotConfigError, match="robot 'go7' not found .*known: go1"):
         load_robot('go7')
+
+
+def test_go1_leg_reach_is_the_urdf_leg_at_its_knee_limit():
+    """Issue 28: thigh and calf 0.213 m, hip offset 0.08 m (go1_constants.xacro), knee limit
+    -0.888 rad: the farthest a foot gets from the thigh joint is 2 x 0.213 cos(0.888 / 2); a foot
+    put there by pinocchio's forward kinematics, at any hip and thigh angle, asks exactly that."""
+    import pinocchio as pin
+    from zoo_description_tools import load_pinocchio, xacro_to_urdf
+    r = load_robot('go1')
+    reach = r.reach
+    assert reach.distance == pytest.approx(2 * 0.213 * np.cos(0.888 / 2), abs=1e-6)
+    assert reach.lateral == pytest.approx(0.08) and reach.thigh_dx == pytest.approx(0.0)
+    model = load_pinocchio(xacro_to_urdf('go1_description', {}))[0]
+    data = model.createData()
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        q = pin.neutral(model)
+        for leg in ('FL', 'FR', 'RL', 'RR'):
+            for joint, value in (('hip', rng.uniform(-0.5, 0.5)), ('thigh', rng.uniform(-1, 2)),
+                                 ('calf', -0.888)):
+                q[model.joints[model.getJointId(f'{leg}_{joint}_joint')].idx_q] = value
+        pin.framesForwardKinematics(model, data, q)
+        feet = np.array([data.oMf[model.getFrameId(f)].translation for f in r.feet])
+        assert reach.used(feet - reach.hip) == pytest.approx(reach.distance, abs=1e-9)

@@ -175,6 +175,17 @@ def feet_in_base(plan) -> np.ndarray:
     return np.einsum('nji,nkj->nki', R, rel)
 
 
+def leg_reach_used(plan, reach) -> np.ndarray:
+    """(N, n_feet) thigh-to-foot distance each planned foot asks of its leg
+    (robot_model.LegReach: the foot centre is the contact point plus the foot radius up).
+    Not one of C1-C10: issue 28's reach (every foot within reach - margin) is measured, and
+    the planner does not constrain it yet (trajectory_optimizer README, "Gravity study")."""
+    R = euler_to_rotation(np.asarray(plan['base_euler']))
+    centre = np.asarray(plan['foot_pos']) + np.array([0.0, 0.0, reach.foot_radius])
+    v = np.einsum('nji,nkj->nki', R, centre - np.asarray(plan['base_pos'])[:, None, :])
+    return reach.used(v - reach.hip[None])
+
+
 def range_of_motion(plan) -> CheckResult:
     """C5: every foot sample inside nominal ± max_dev (+ 5 mm between constraint nodes)."""
     dev = np.abs(feet_in_base(plan) - np.asarray(plan['nominal_stance'])[None])

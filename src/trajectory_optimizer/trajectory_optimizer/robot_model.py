@@ -26,7 +26,7 @@ import yaml
 
 FOOT_ORDER = ('FL', 'FR', 'RL', 'RR')
 _TOP_FIELDS = {'name', 'urdf', 'feet', 'hips', 'nominal_stance', 'max_dev', 'nominal_joints',
-               'body'}
+               'body', 'reach'}
 _PRESET_FIELDS = {'joints', 'mass', 'entries_as_towr_products'}
 
 
@@ -44,6 +44,29 @@ class Body:
 
 
 @dataclasses.dataclass(frozen=True)
+class LegReach:
+    """What a leg can reach (issue 28), from the URDF by pinocchio, per foot in the base frame
+    at hip angle 0: the hip abduction axis (base x) through ``hip``; the thigh joint ``thigh_dx``
+    along it and ``lateral`` off it; ``distance``: thigh joint to foot centre with the knee at
+    its most extended limit, the farthest the foot gets from the thigh joint. The foot stays in
+    the leg's plane, ``lateral`` off the hip axis whatever the hip angle, so a foot centre f is
+    reachable iff (v_x - thigh_dx)^2 + v_y^2 + v_z^2 - lateral^2 <= distance^2, v = f - hip: a
+    sphere about the hip. ``foot_radius``: the foot sphere's (planned feet are contact points;
+    the foot frame is the centre, foot_radius above)."""
+    hip: np.ndarray          # (n_feet, 3)
+    thigh_dx: np.ndarray     # (n_feet,)
+    lateral: np.ndarray      # (n_feet,)
+    distance: np.ndarray     # (n_feet,)
+    foot_radius: float
+    margin: float            # m the planner keeps the foot inside ``distance``
+
+    def used(self, v: np.ndarray) -> np.ndarray:
+        """The thigh-to-foot distance each foot centre ``v - hip`` (..., n_feet, 3) asks for."""
+        return np.sqrt(np.maximum((v[..., 0] - self.thigh_dx) ** 2 + v[..., 1] ** 2
+                                  + v[..., 2] ** 2 - self.lateral ** 2, 0.0))
+
+
+@dataclasses.dataclass(frozen=True)
 class RobotModel:
     name: str
     source: str
@@ -56,6 +79,7 @@ class RobotModel:
     urdf_mass: float
     hip_pos: np.ndarray  # (n_feet, 3) hip abduction joint origin, base frame (NaN: no hips)
     hip_lateral: np.ndarray  # (n_feet,) foot y minus hip y at the nominal pose
+    reach: LegReach | None = None  # the legs' reach (pinocchio), None without hips
 
     @property
     def n_feet(self) -> int:
@@ -161,11 +185,25 @@ def robot_from_dict(data: Any, source: str, preset: str | None = None) -> RobotM
     if cfg.get('entries_as_towr_products', False):
         inertia = towr_inertia(*np.diag(inertia), inertia[0, 1], inertia[0, 2], inertia[1, 2])
     hip_pos, hip_lateral = _hip_geometry(model, q_nominal, feet, hips)
+    reach = None
+    if data.get('reach') is not None:
+        if not hips:
+            f.fail('reach', 'needs hips (the legs are measured from the hip joints)')
+        r = f.mapping(data, 'reach')
+        bad = sorted(set(r) - {'margin', 'foot_radius'})
+        if bad:
+            f.fail(f'reach.{bad[0]}', 'unknown field (known: foot_radius, margin)')
+        numbers = {k: r.get(k) for k in ('margin', 'foot_radius')}
+        for k, v in numbers.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 0.2:
+                f.fail(f'reach.{k}', f'expected a number of m in [0, 0.2), got {v!r}')
+        reach = _leg_reach(f, model, q_nominal, feet, hips, float(numbers['foot_radius']),
+                           float(numbers['margin']))
     return RobotModel(
         name=name, source=source, package=package, xacro_args=dict(xacro_args), feet=tuple(feet),
         nominal_stance=nominal, max_dev=max_dev,
         body=Body(chosen, float(mass), inertia, cfg.get('joints', 'nominal')),
-        urdf_mass=urdf_mass, hip_pos=hip_pos, hip_lateral=hip_lateral)
+        urdf_mass=urdf_mass, hip_pos=hip_pos, hip_lateral=hip_lateral, reach=reach)
 
 
 class _Fields:
@@ -265,3 +303,42 @@ def _hip_geometry(model, q: np.ndarray, feet: list[str],
     hip = np.array([data.oMf[model.getFrameId(h)].translation for h in hips])
     foot = np.array([data.oMf[model.getFrameId(ft)].translation for ft in feet])
     return hip, foot[:, 1] - hip[:, 1]
+
+
+def _leg_reach(f: _Fields, model, q_nominal: np.ndarray, feet: list[str], hips: list[str],
+               foot_radius: float, margin: float) -> LegReach:
+    """LegReach of a hip-thigh-knee leg (the thigh and knee axes parallel, the foot in their
+    plane: checked to 1 mm), the knee at whichever of its limits leaves the foot farther."""
+    import pinocchio as pin
+    data = model.createData()
+    hip_at, thigh_dx, lateral, distance = [], [], [], []
+    for foot, hip in zip(feet, hips):
+        fid, hid = model.getFrameId(foot), model.getFrameId(hip)
+        knee = model.frames[fid].parentJoint
+        thigh = model.parents[knee]
+        if model.parents[thigh] != model.frames[hid].parentJoint:
+            f.fail('reach', f'{foot}: expected hip, thigh and knee joints above it')
+        best = None
+        for limit in (model.lowerPositionLimit, model.upperPositionLimit):
+            q = q_nominal.copy()
+            iq = model.joints[knee].idx_q
+            q[iq] = limit[iq]
+            q[model.joints[model.frames[hid].parentJoint].idx_q] = 0.0
+            pin.framesForwardKinematics(model, data, q)
+            foot_p = data.oMf[fid].translation
+            thigh_p = data.oMi[thigh].translation
+            d = float(np.linalg.norm(foot_p - thigh_p))
+            if best is None or d > best[0]:
+                best = (d, foot_p.copy(), thigh_p.copy())
+        d, foot_p, thigh_p = best
+        hip_p = data.oMf[hid].translation.copy()
+        if abs(foot_p[1] - thigh_p[1]) > 1e-3:
+            f.fail('reach', f'{foot}: the foot is {abs(foot_p[1] - thigh_p[1]):.4f} m off its '
+                   'thigh joint\'s plane; the reach model needs it in that plane')
+        t = thigh_p - hip_p
+        hip_at.append(hip_p)
+        thigh_dx.append(float(t[0]))
+        lateral.append(float(np.hypot(t[1], t[2])))
+        distance.append(d)
+    return LegReach(np.array(hip_at), np.array(thigh_dx), np.array(lateral), np.array(distance),
+                    foot_radius, margin)

@@ -15,7 +15,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import stance_metrics
-from .checks import run_checks
+from .checks import leg_reach_used, run_checks
+from .robot_model import load_robot
 from .study_data import GravityRun
 
 SMOOTH_S = 0.1        # s: the moving mean of the smoothed tracked angular acceleration
@@ -77,7 +78,22 @@ def plan_metrics(run: GravityRun) -> dict[str, Any]:
         'calf_range_rad': float(np.mean([r for j, r in zip(run.joints, ranges)
                                          if _kind(j) == 'calf'])),
         'peak_tau_ff_Nm': _by_kind(run.joints, np.max(np.abs(run.tau_plan), axis=0)),
+        'leg_reach': leg_reach(p),
     }
+
+
+def leg_reach(plan) -> dict[str, Any] | None:
+    """Issue 28: the most any planned foot asks of its leg (checks.leg_reach_used), against
+    the leg's reach with the knee at its extension limit less the robot file's margin."""
+    reach = load_robot(str(plan['robot_file'])).reach
+    if reach is None:
+        return None
+    used = leg_reach_used(plan, reach)
+    limit = reach.distance - reach.margin
+    foot = int(np.argmax(np.max(used - limit[None], axis=0)))
+    return {'used_m': float(used[:, foot].max()), 'foot': str(plan['feet'][foot]),
+            'reach_m': float(reach.distance[foot]), 'margin_m': reach.margin,
+            'within': bool(np.all(used <= limit[None]))}
 
 
 def _on(t_from: np.ndarray, values: np.ndarray, t_to: np.ndarray) -> np.ndarray:
@@ -153,6 +169,7 @@ def tracking_metrics(run: GravityRun) -> dict[str, Any] | None:
         'commands_clamped': robot.get('commands_clamped'),
         'base_feedback': s.get('base_feedback'),  # a tracker that reports its mode
         'stance': stance_metrics.worst(planted(run)),
+        'ik_error_m': s.get('ik_error_m'),  # the tracker's worst IK miss of a planned foot
     }
 
 

@@ -51,6 +51,8 @@ def _plan_sections(s: dict) -> list[str]:
             ['peak ‖base angular acc‖ (rad/s²)', *[num(plans[n]['peak_ang_acc']) for n in names]],
             ['RMS ‖base angular acc‖ (rad/s²)', *[num(plans[n]['rms_ang_acc']) for n in names]],
             ['peak-to-peak base z (m)', *[num(plans[n]['base_z_ptp_m']) for n in names]],
+            ['leg reach asked / reach - margin (m)', *[_reach(plans[n]['leg_reach'])
+                                                       for n in names]],
             *[[f'peak planned |τ_ff| {k} (N m)', *[num(plans[n]['peak_tau_ff_Nm'][k])
                                                    for n in names]]
               for k in ('hip', 'thigh', 'calf')]]
@@ -115,6 +117,7 @@ def _tracking_section(s: dict) -> list[str]:
             ['final base xy (m)', *[', '.join(num(v) for v in t[n]['base_final_xy'] or [])
                                     for n in names]],
             ['distance to goal (m)', *[num(t[n]['distance_to_goal_m']) for n in names]],
+            ['tracker IK miss of a planned foot (m)', *[num(t[n]['ik_error_m']) for n in names]],
             ['fell', *[t[n]['fell'] for n in names]],
             ['peak / RMS ‖linear acc‖ (m/s²)',
              *[f"{num(t[n]['peak_lin_acc'])} / {num(t[n]['rms_lin_acc'])}" for n in names]],
@@ -154,6 +157,13 @@ STANCE_ROWS = (('worst stance contact (% of the stance; >= 98)', 'contact', 100.
                ('most contact breaks in a stance (<= 2)', 'breaks', 1.0),
                ('highest peak f_z (10 ms mean) / planned peak (<= 1.5)', 'force_ratio', 1.0),
                ('most slip in a stance (cm; < 1)', 'slip_m', 100.0))
+
+
+def _reach(r: dict | None) -> str:
+    if r is None:
+        return 'not in the robot file'
+    over = '' if r['within'] else ' (over)'
+    return f"{num(r['used_m'])} ({r['foot']}) / {num(r['reach_m'] - r['margin_m'])}{over}"
 
 
 def _stance(worst: dict, key: str, scale: float) -> str:

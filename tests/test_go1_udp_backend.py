@@ -18,7 +18,8 @@ DURATION = '4.0'
 UDP = ['--set', 'sim.backend=go1_udp', '--real-time-factor', '0.5']
 # measured with a base position (odometry): the link has none, the tracker runs open loop
 BASE_MEASURED = {'base_final_xy', 'base_final_yaw_rad', 'base_xy_max_error_m',
-                 'base_xy_rms_error_m', 'distance_to_goal_m', 'foot_slip_m', 'foot_slip_samples'}
+                 'base_xy_rms_error_m', 'distance_to_goal_m', 'foot_slip_m', 'foot_slip_samples',
+                 'foot_slip_per_stance_m'}
 LOST_BOUND = 0.01  # datagrams lost either way: at most 1 % (+ the few in flight at the stop)
 
 

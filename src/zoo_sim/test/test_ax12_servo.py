@@ -129,6 +129,17 @@ def test_effort_under_gravity_load():
     assert np.all(np.abs(tau) <= P.max_torque + 1e-9)
 
 
+def test_a_stalled_servo_reads_its_limit_not_more():
+    """Issue 28: the motor's curve is scaled up by the gearbox friction's share; the effort (the
+    AX-12's Present Load) still reads the datasheet's 1.5 N m at stall, the effort limit, within
+    the back-EMF of a joint that the stop pushes back (1.512; 1.571 without the scaling back)."""
+    ph = snake()
+    ph.servo_goals('snake', np.arange(16), np.full(16, math.radians(80)))  # every joint to its stop
+    ph.advance(1500)
+    _, _, tau = ph.joint_state('snake')
+    assert np.max(np.abs(tau)) == pytest.approx(P.max_torque, rel=0.01)
+
+
 def test_bad_settings_are_one_line():
     with pytest.raises(SimConfigError, match="unknown AX-12 setting 'slope'"):
         Ax12Params.from_strings({'slope': '3'}, 'x')

@@ -29,8 +29,8 @@ Dynamixel emulator's simulated bus publishes as a client writes the registers.
 
 Goals are register values: 1024 steps over 300 deg (spec §11 #4), centre 512 = 0 rad, clamped to
 the joint's range, consumed at ``goal_rate`` (10 Hz, R10) by the backend at fixed physics steps.
-Positions read back quantised the same way (R11); effort is the motor's torque (the actuators'
-sum minus the back-EMF) in place of the AX-12's load.
+Positions read back quantised the same way (R11); effort is the motor's torque on the datasheet's
+scale (the actuators' sum / gain minus the back-EMF) in place of the AX-12's load.
 """
 from __future__ import annotations
 
@@ -295,6 +295,9 @@ class Ax12Servos:
         return from_register(to_register(q)) if self.params.quantise else q.copy()
 
     def effort(self) -> np.ndarray:
-        """The motor torque: compliance actuators minus the back-EMF (the joint damping)."""
+        """The motor torque on the datasheet's scale (the curve's share of it, so a stall reads
+        the 1.5 N m limit, not limit + friction): compliance actuators / gain minus the back-EMF
+        (the joint damping)."""
         d = self.d
-        return d.actuator_force[self.acts].sum(axis=1) - self.damping * d.qvel[self.dadr]
+        return d.actuator_force[self.acts].sum(axis=1) / self.gain \
+            - self.damping * d.qvel[self.dadr]

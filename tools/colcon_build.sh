@@ -5,7 +5,9 @@
 robozoo_colcon_build() {
   local label=$1 install_base=$2 logfile=$3 key=$4; shift 4
   local stamp="$install_base/.robozoo_build.sha256" want
-  want=$( { find src -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -printf '%P %s %T@\n' \
+  # MUJOCO_LOG.TXT: MuJoCo's warning log in a test's working directory (git ignores it too)
+  want=$( { find src -type f ! -path '*/__pycache__/*' ! -name '*.pyc' ! -name MUJOCO_LOG.TXT \
+    -printf '%P %s %T@\n' \
     | LC_ALL=C sort; echo "$key"; .venv/bin/python -VV; } | sha256sum | cut -d' ' -f1)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$install_base/setup.bash" ]; then
     return 0

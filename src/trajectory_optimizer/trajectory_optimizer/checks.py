@@ -168,10 +168,12 @@ def forces(plan) -> CheckResult:
                        f'over {len(swing)} samples (limit {TOL_FORCE:g} N)')
 
 
-def feet_in_base(plan) -> np.ndarray:
-    """(N, n_feet, 3) foot positions in the base frame, R(θ)ᵀ (p − r)."""
+def feet_in_base(plan, lift: float = 0.0) -> np.ndarray:
+    """(N, n_feet, 3) foot positions in the base frame, R(θ)ᵀ (p + lift z − r); ``lift``: a
+    point that far above each planned contact point (world z), e.g. the foot sphere's centre."""
     R = euler_to_rotation(np.asarray(plan['base_euler']))
-    rel = np.asarray(plan['foot_pos']) - np.asarray(plan['base_pos'])[:, None, :]
+    rel = np.asarray(plan['foot_pos']) + np.array([0.0, 0.0, lift]) \
+        - np.asarray(plan['base_pos'])[:, None, :]
     return np.einsum('nji,nkj->nki', R, rel)
 
 
@@ -180,10 +182,7 @@ def leg_reach_used(plan, reach) -> np.ndarray:
     (robot_model.LegReach: the foot centre is the contact point plus the foot radius up).
     Not one of C1-C10: issue 28's reach (every foot within reach - margin) is measured, and
     the planner does not constrain it yet (trajectory_optimizer README, "Gravity study")."""
-    R = euler_to_rotation(np.asarray(plan['base_euler']))
-    centre = np.asarray(plan['foot_pos']) + np.array([0.0, 0.0, reach.foot_radius])
-    v = np.einsum('nji,nkj->nki', R, centre - np.asarray(plan['base_pos'])[:, None, :])
-    return reach.used(v - reach.hip[None])
+    return reach.used(feet_in_base(plan, reach.foot_radius) - reach.hip[None])
 
 
 def range_of_motion(plan) -> CheckResult:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .plan_file import Plan, load_plan
+from .robot_model import RobotModel, load_robot
 from .tracking import LegKinematics, plan_to_joints
 
 ROBOT = 'go1'
@@ -62,6 +63,7 @@ class GravityRun:
     q_plan: np.ndarray         # (N, J) planned joint angles: IK of the plan's samples
     tau_plan: np.ndarray       # (N, J) planned feed-forward torques -J^T f
     tracked: Tracked | None    # None: the plan was not tracked (failed plan, no bag)
+    robot: RobotModel          # the plan's robot file (its feet, legs and reach)
 
     @property
     def gravity(self) -> float:
@@ -72,23 +74,22 @@ class GravityRun:
         return self.summary.get('metrics', {}).get('plan_tracker', {})
 
 
-def _kinematics(plan: Plan, joints: list[str]) -> LegKinematics:
+def _kinematics(model: RobotModel, joints: list[str]) -> LegKinematics:
     """The plan_tracker's IK set-up (tracker_node._prepare), so planned angles equal commanded."""
     from zoo_description_tools import xacro_to_urdf
 
-    from .robot_model import load_robot
-    model = load_robot(str(plan['robot_file']))
     legs = [[j for j in joints if j.startswith(foot.split('_')[0] + '_')] for foot in model.feet]
     urdf = xacro_to_urdf(model.package, model.xacro_args)
     return LegKinematics(urdf, list(model.feet), legs, joints, FOOT_RADIUS)
 
 
-def plan_joints(plan: Plan, joints: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def plan_joints(plan: Plan, model: RobotModel,
+                joints: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """(q, tau_ff) of every plan sample, as the tracker computes them."""
     kinds = [next(i for i, k in enumerate(('hip', 'thigh', 'calf')) if f'_{k}' in j)
              for j in joints]
     stand = np.array([STAND_POSE[k] for k in kinds])
-    q, tau, _ = plan_to_joints(_kinematics(plan, joints), plan['t'], plan['base_pos'],
+    q, tau, _ = plan_to_joints(_kinematics(model, joints), plan['t'], plan['base_pos'],
                                plan['base_euler'], plan['foot_pos'], plan['foot_force'], stand)
     return q, tau
 
@@ -176,5 +177,6 @@ def load_run(folder: str | Path, name: str) -> GravityRun:
     tracked = None  # a failed plan is never tracked: the robot only stands
     if plan['success'] and 'sequence_s' in tracker and len(tables[TOPICS['commands']]):
         tracked = _tracked(tables, tracker, plan, joints)
-    q_plan, tau_plan = plan_joints(plan, joints)
-    return GravityRun(name, folder, plan, summary, joints, q_plan, tau_plan, tracked)
+    robot = load_robot(str(plan['robot_file']))
+    q_plan, tau_plan = plan_joints(plan, robot, joints)
+    return GravityRun(name, folder, plan, summary, joints, q_plan, tau_plan, tracked, robot)

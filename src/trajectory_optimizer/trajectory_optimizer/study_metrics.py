@@ -16,7 +16,6 @@ import numpy as np
 
 from . import stance_metrics
 from .checks import leg_reach_used, run_checks
-from .robot_model import load_robot
 from .study_data import GravityRun
 
 SMOOTH_S = 0.1        # s: the moving mean of the smoothed tracked angular acceleration
@@ -78,14 +77,14 @@ def plan_metrics(run: GravityRun) -> dict[str, Any]:
         'calf_range_rad': float(np.mean([r for j, r in zip(run.joints, ranges)
                                          if _kind(j) == 'calf'])),
         'peak_tau_ff_Nm': _by_kind(run.joints, np.max(np.abs(run.tau_plan), axis=0)),
-        'leg_reach': leg_reach(p),
+        'leg_reach': leg_reach(p, run.robot.reach),
     }
 
 
-def leg_reach(plan) -> dict[str, Any] | None:
+def leg_reach(plan, reach) -> dict[str, Any] | None:
     """Issue 28: the most any planned foot asks of its leg (checks.leg_reach_used), against
-    the leg's reach with the knee at its extension limit less the robot file's margin."""
-    reach = load_robot(str(plan['robot_file'])).reach
+    the leg's reach (robot_model.LegReach, None: not in the robot file) with the knee at its
+    extension limit less the robot file's margin."""
     if reach is None:
         return None
     used = leg_reach_used(plan, reach)

@@ -150,15 +150,11 @@ def _command_saturated(ph: MujocoPhysics, robot: str, mode: str, sign: float,
     if mode == 'ax12_goals':  # the servos clamp goals to the joint range (specs/snake.md R3)
         ph.servo_goals(robot, np.arange(n), np.full(n, sign * 10.0))
         return
-    if mode == 'effort_stop_to_stop':
-        if ph.pd_commands(robot, np.arange(n), np.zeros(n), np.zeros(n), np.zeros(n),
-                          np.zeros(n), sign * effort) != n:
-            raise AssertionError(f'{robot}: a legal PD command was rejected')
-        return
     stop = r.motors.upper if sign > 0 else r.motors.lower
     target = np.where(np.isfinite(stop), stop, sign * 10.0)
-    kp = STIFF_KP_PER_NM * effort if mode == 'pd_stiff' else np.ones(n)
-    ff = sign * effort if mode == 'pd_feed_forward' else np.zeros(n)
+    kp = {'pd_stiff': STIFF_KP_PER_NM * effort, 'effort_stop_to_stop': np.zeros(n)}.get(
+        mode, np.ones(n))
+    ff = sign * effort if mode in ('pd_feed_forward', 'effort_stop_to_stop') else np.zeros(n)
     if ph.pd_commands(robot, np.arange(n), target, np.zeros(n), kp, np.zeros(n), ff) != n:
         raise AssertionError(f'{robot}: a legal PD command was rejected')
 

@@ -105,6 +105,7 @@ def stall_run_on() -> float:
 
 STOP_MODES = ('velocity', 'effort', 'pd_kp1', 'pd_stiff', 'pd_feed_forward',
               'effort_stop_to_stop')
+PD_STOP_MODES = ('pd_kp1', 'pd_stiff', 'pd_feed_forward', 'effort_stop_to_stop')
 # Modes of one robot's own actuators: the snake's AX-12 servos, where a Dynamixel bus's Goal
 # Position writes land (dynamixel_bridge's emulator and the dynamixel backend both write them)
 SERVO_STOP_MODES = {'snake': ('ax12_goals',)}
@@ -180,15 +181,40 @@ def stop_excess(robot: str, mode: str, sign: float, seconds: float = 2.0,
             worst[0] = math.inf
 
     ph.step_observers.append(observe)
+    _drive_saturated(ph, robot, mode, sign, seconds, grouped)
+    return worst[0] if np.isfinite(d.qpos).all() else math.inf
+
+
+def _drive_saturated(ph: MujocoPhysics, robot: str, mode: str, sign: float, seconds: float,
+                     grouped: bool) -> None:
+    """``seconds`` of every joint driven toward its ``sign`` stop in ``mode`` (STOP_MODES)."""
     if mode == 'effort_stop_to_stop':
-        half = int(round(HALF_CYCLE_S / m.opt.timestep))
+        half = int(round(HALF_CYCLE_S / ph.model.opt.timestep))
         for k in range(int(round(seconds / HALF_CYCLE_S))):
             _command_saturated(ph, robot, mode, sign * (-1) ** k, grouped)
             ph.advance(half)
     else:
         _command_saturated(ph, robot, mode, sign, grouped)
-        ph.advance(int(round(seconds / m.opt.timestep)))
-    return worst[0] if np.isfinite(d.qpos).all() else math.inf
+        ph.advance(int(round(seconds / ph.model.opt.timestep)))
+
+
+def top_speed(robot: str, mode: str, sign: float, seconds: float = 2.0) -> float:
+    """Worst ratio of a joint's speed to its velocity limit, observed after every physics step,
+    all joints driven toward their ``sign`` stops in ``mode`` for ``seconds`` (joints without
+    a velocity limit left out; inf if the state went non-finite)."""
+    ph = _robot_for_stops(robot, 'ax12' if mode == 'ax12_goals' else None)
+    r, d = ph.robots[robot], ph.data
+    limited = np.isfinite(r.vel_limit)
+    dofs, limit = r.dadr[limited], r.vel_limit[limited]
+    worst = [0.0]
+
+    def observe() -> None:
+        ratio = np.abs(d.qvel[dofs]) / limit
+        worst[0] = max(worst[0], float(ratio.max()) if np.isfinite(ratio).all() else math.inf)
+
+    ph.step_observers.append(observe)
+    _drive_saturated(ph, robot, mode, sign, seconds, True)
+    return worst[0]
 
 
 def _box_world() -> MujocoPhysics:
@@ -312,6 +338,11 @@ def main(argv: list[str] | None = None) -> int:
     for robot in ROBOTS:
         cells = [f'{mode} {stop_excess(robot, mode, 1.0, 2.0):.4g} / '
                  f'{stop_excess(robot, mode, -1.0, 2.0):.4g}' for mode in stop_modes(robot)]
+        print(f'  {robot:7s} ' + ', '.join(cells))
+    print('fastest joint relative to its velocity limit under PD, same commands (x the limit):')
+    for robot in ROBOTS:
+        cells = [f'{mode} {top_speed(robot, mode, 1.0):.4g} / {top_speed(robot, mode, -1.0):.4g}'
+                 for mode in PD_STOP_MODES]
         print(f'  {robot:7s} ' + ', '.join(cells))
     theory = 0.2 * 0.4 * STANDARD_GRAVITY
     print('1 kg box, mu 0.4, pushed at 0.8 / 1.2 of its sliding force:')

@@ -8,7 +8,7 @@ where one shared driver DOF turns at exactly 1 rad/s (re-imposed every
 ``CORRECTION_PERIOD_STEPS``) and ``c`` is the commanded velocity: the solver turns the joint at the target using at most the limit, and
 stalls it at the limit when that is not enough. No gains, no overshoot, no dependence on the step.
 
-Three things are added to what the solver does, per robot and vectorised:
+Four things are added to what the solver does, per robot and vectorised:
 
 - Slip correction. MuJoCo's rows are soft (impedance ``MOTOR_IMPEDANCE``, its maximum): a loaded
   joint slips at a velocity proportional to its load (a Go1 calf at 96 % of its limit: 2.5 mrad/s).
@@ -25,6 +25,11 @@ Three things are added to what the solver does, per robot and vectorised:
   start for the step in which a target changes and takes it out after.
 - Stops. Near a position limit the row's velocity is capped so that it does not drive the joint
   through the stop within a step call (``impose``).
+- Velocity caps. Two limit rows per joint without a position term (``add_cap``) keep its velocity
+  within ``+-c``: at each correction ``c`` is what reaches the stop at the end of the period, and
+  in PD mode at most the velocity limit. MuJoCo's own limit acts only once a joint is past it,
+  up to ``v h`` too late; these act before, and a PD torque cannot outrun the motor
+  (``_set_caps``).
 
 Effort commands use the same row as a speed-capped torque motor: target +-velocity limit, force
 bound |effort| (clamped to the limit), so the joint feels exactly the commanded torque until it
@@ -72,6 +77,13 @@ CORRECTION_TIME = 0.05   # s
 CORRECTION_BAND = 5e-4   # rad
 REFERENCE_SUFFIX = '/reference'  # actuator '<robot>/<joint>/reference': target in, angle out
 PD_SUFFIX = '/pd'                # actuator '<robot>/<joint>/pd': kp (q_d - q) - kd dq
+# Velocity caps (add_cap): a limit row per side and joint, engaged by correct() where one can act
+CAP_SIDES = ('up', 'down')
+CAP_FAR = 1e12       # the unused bound of a cap tendon's range, far outside its margin
+CAP_MARGIN = 1e10    # always within the margin: the row is instantiated whenever engaged
+CAP_STIFFNESS = 1e-20  # ~0: no position term (x CAP_MARGIN: 1e-10 rad/s^2)
+CAP_SLOW = 1.0      # rad/s: a joint slower than this at a stop passes it by < 1 mrad per step
+CAP_ENGAGE = 100.0   # rad/s: a PD joint's cap above this is left off (the driver's coefficient)
 WARM_START_MIN_CHANGE = 1e-6  # rad/s: smaller target changes are not worth a separate step call
 
 # numpy's ufuncs called directly: correct() and impose() run on every step call, and on 25-element
@@ -133,6 +145,31 @@ def add_motor(spec: mujoco.MjSpec, prefix: str, joint: str, effort: float | None
         joint_spec = spec.joint(target)  # the sum of the joint's actuators: PD + feed-forward
         joint_spec.actfrclimited = mujoco.mjtLimited.mjLIMITED_TRUE
         joint_spec.actfrcrange = [-effort, effort]
+
+
+def add_caps(spec: mujoco.MjSpec, prefix: str, joints: list[str], step: float) -> None:
+    """The velocity caps of a robot's joints: every 'up' row, then every 'down' row, so that
+    JointMotors reaches them (and their driver coefficients) through two slices."""
+    for side in CAP_SIDES:
+        for joint in joints:
+            add_cap(spec, prefix, joint, side, step)
+
+
+def add_cap(spec: mujoco.MjSpec, prefix: str, joint: str, side: str, step: float) -> None:
+    """One side of a joint's velocity cap: the tendon ``q_joint - c q_driver`` ('up') or
+    ``q_joint + c q_driver`` ('down') with a limit that is always within its margin, whose
+    reference acceleration has no position term (direct solref: stiffness ~0, damping 1/h): the
+    limit row only acts when the joint's next velocity would exceed ``c`` ('up') or fall below
+    ``-c`` ('down'), and then holds it there, as a constraint, like a stop."""
+    tendon = spec.add_tendon(name=f'{prefix}cap{side}/{joint}')
+    tendon.wrap_joint(prefix + joint, 1.0)
+    tendon.wrap_joint(DRIVER, 0.0)  # coefficient: -+c, set by JointMotors._set_caps
+    tendon.limited = mujoco.mjtLimited.mjLIMITED_FALSE  # engaged by JointMotors._set_caps
+    # up: L <= 0 (its lower bound far out of the margin); down: L >= 0
+    tendon.range = [-CAP_FAR, 0.0] if side == 'up' else [0.0, CAP_FAR]
+    tendon.margin = CAP_MARGIN
+    tendon.solref_limit = [-CAP_STIFFNESS, -1.0 / step]
+    tendon.solimp_limit = [MOTOR_IMPEDANCE, MOTOR_IMPEDANCE, 0.001, 0.5, 2.0]
 
 
 # -- run time --------------------------------------------------------------------------------------
@@ -205,6 +242,30 @@ class JointMotors:
         self._ref_rows, self._coef_rows = _rows(d.ctrl, self._ref), _rows(m.wrap_prm, self._coef)
         self._n = len(joints)
         self._neg_band = -CORRECTION_BAND
+        # velocity caps (add_cap): rows 'up' then 'down', each with its driver coefficient
+        self.cap_tendon = np.array([[m.tendon(f'{prefix}cap{side}/{j}').id for j in joints]
+                                    for side in CAP_SIDES], dtype=int).reshape(2, n)
+        self._cap_coef = m.tendon_adr[self.cap_tendon] + 1
+        # views of the rows' flags and driver coefficients where add_caps laid them out in order
+        first = int(self.cap_tendon.flat[0]) if n else 0
+        in_order = n and np.array_equal(self.cap_tendon.ravel(), first + np.arange(2 * n)) and \
+            np.array_equal(self._cap_coef.ravel(), self._cap_coef.flat[0] + 2 * np.arange(2 * n))
+        self._cap_flags = m.tendon_limited[first:first + 2 * n].reshape(2, n) if in_order else None
+        c0 = int(self._cap_coef.flat[0]) if n else 0
+        self._cap_coefs = m.wrap_prm[c0:c0 + 4 * n:2].reshape(2, n) if in_order else None
+        period = CORRECTION_PERIOD_STEPS * m.opt.timestep  # the caps' horizon
+        sign = np.array([[1.0], [-1.0]])  # caps = ((upper, -lower) - sign q) / period
+        self._cap_sign = sign / period
+        self._cap_coef_sign = -sign        # up: q - c q_driver; down: q + c q_driver
+        self._cap_stops = (np.stack([self.upper, -self.lower]) if n else np.zeros((2, 0))) / period
+        self._caps = np.zeros((2, n))
+        self._caps_coef = np.zeros((2, n))
+        self._limit = np.zeros((2, n))
+        self._toward2 = 2.0 * sign         # twice the speed toward each stop
+        self._cap_reach = np.where(self.capped, self.velocity_limit, CAP_ENGAGE)
+        # faster than CAP_SLOW toward the stop <=> 2 v + reach above this
+        self._cap_fast = 2.0 * CAP_SLOW + self._cap_reach
+        self._qvel = d.qvel
         self.reset()
 
     @property
@@ -247,6 +308,11 @@ class JointMotors:
         self._size = np.zeros(n)       # impose()'s |change|
         self.m.wrap_prm[self.driver_coef] = 0.0
         self.m.tendon_frictionloss[self.tendon] = self.force
+        self.m.tendon_limited[self.cap_tendon] = False
+        self.m.wrap_prm[self._cap_coef] = 0.0
+        self._caps_on = False
+        self._any_pd = False
+        self._cap_speed = np.full(n, np.inf)  # the velocity limit in PD mode, else none
 
     def set(self, kind: str, joints: np.ndarray, values: np.ndarray) -> None:
         self.d.ctrl[(self.reference if kind == 'velocity' else self.torque)[joints]] = values
@@ -273,6 +339,10 @@ class JointMotors:
         pd = mode[joints] == PD
         self.velocity_mode[joints] = vel
         self.pd_mode[joints] = pd
+        self._any_pd = bool(self.pd_mode.any())
+        self._cap_speed = np.where(self.pd_mode, self.velocity_limit, np.inf)
+        if self._any_pd or self._caps_on:  # until the next correction, at most a period away
+            self._set_caps(d.qpos[self.qadr])
         self._all_velocity = bool(self.velocity_mode.all())
         # Without a joint in effort mode the rows' bounds stay as set here until the next switch
         # (a velocity joint's force; none for a PD joint, whose row MuJoCo then leaves out), and a
@@ -312,6 +382,24 @@ class JointMotors:
         self.correction = lag
         # can any joint reach a stop before the next correction? (else impose skips the caps)
         self._near_stop = bool(_count(q < self._lower_reach) or _count(q > self._upper_reach))
+        if self._near_stop or self._caps_on or self._any_pd:
+            self._set_caps(q)
+
+    def _cap_wanted(self, q: np.ndarray) -> np.ndarray:
+        """Which caps to engage, sides (up, down) x joints, the caps left in self._caps (for a
+        correction period): see _set_caps."""
+        caps = _subtract(self._cap_stops, _multiply(self._cap_sign, q, out=self._caps),
+                         out=self._caps)  # (upper - q, q - lower) / period
+        if self._any_pd:
+            _clip(caps, -np.inf, self._cap_speed, out=caps)
+        # twice the speed toward the stop plus the limit if faster than CAP_SLOW (which that sum
+        # then exceeds), else CAP_SLOW
+        limit = _multiply(self._toward2, self._qvel[self.dofs], out=self._limit)
+        _add(limit, self._cap_reach, out=limit)
+        on = caps < np.where(limit > self._cap_fast, limit, CAP_SLOW)
+        if self._any_pd:
+            on[:, self.pd_mode] = caps[:, self.pd_mode] < CAP_ENGAGE
+        return on
 
     def impose(self, steps: int, step: float) -> np.ndarray | None:
         """Set the rows for the next ``steps`` steps; returns the change of imposed velocity
@@ -360,6 +448,35 @@ class JointMotors:
         else:
             self._wrap[self._coef] = -v
         return change if largest > WARM_START_MIN_CHANGE else None
+
+    def _set_caps(self, q: np.ndarray) -> None:
+        """The velocity caps (add_cap), set at each correction for the period that follows.
+        Toward each stop: what reaches it at the period's end, so no joint passes a stop,
+        whatever drives it (MuJoCo's limit only acts once a joint is past it, by then a fast
+        joint is up to ``v h`` through: a Go1 hip at 30 rad/s, 0.03 rad); a fast joint is braked up to a period before its stop, with the force that its
+        stop would have given it. In PD mode also the velocity limit, the motor's no-load speed
+        (a PD torque otherwise spins a light joint to hundreds of rad/s, the Robobo's wheels
+        until MuJoCo gives up).
+
+        A cap is a constraint row, so only those that can act are engaged: in PD mode those below
+        CAP_ENGAGE; in velocity and effort modes, whose rows already aim at the stop's cap with
+        the motor's force, those of joints moving toward the stop faster than CAP_SLOW with a
+        cap below twice that speed plus the velocity limit (the motor cannot brake the joint in
+        time, or something else drives it), and those of joints on their stop (cap below
+        CAP_SLOW: another joint's impact can push them through it in one step)."""
+        on = self._cap_wanted(q)
+        engaged = _count(on)
+        if not self._caps_on and not engaged:
+            return  # all off, and they were
+        coef = _multiply(self._caps, self._cap_coef_sign, out=self._caps_coef)
+        coef[~on] = 0.0  # (not coef x on: an unbounded cap is inf, and inf x 0 is NaN)
+        if self._cap_flags is not None:
+            self._cap_flags[...] = on
+            self._cap_coefs[...] = coef
+        else:
+            self.m.tendon_limited[self.cap_tendon] = on
+            self._wrap[self._cap_coef] = coef
+        self._caps_on = bool(engaged)
 
     def effort(self) -> np.ndarray:
         """The motors' torques: the rows' forces (effort-mode rows of zero bound are absent)

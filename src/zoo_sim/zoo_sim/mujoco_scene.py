@@ -22,7 +22,7 @@ from zoo_description_tools.physics import EARTH_GRAVITY
 from . import SimConfigError, joint_armature, sliding_contacts
 from .contact_params import ContactParams, from_ode, priorities
 from .ax12_servo import add_servo, check_model as check_servo
-from .joint_motors import DEFAULT_MOTOR, add_driver, add_motor, check_model
+from .joint_motors import DEFAULT_MOTOR, add_caps, add_driver, add_motor, check_model
 from .sdf_world import HeightField, Link, Model, Shape, World
 from . import sensor_plugins  # noqa: F401  (registers the IR and camera plug-ins)
 from .sensors import SENSOR_KINDS, Sensor, SensorSpec
@@ -398,6 +398,7 @@ class _Builder:
             add_motor(self.spec, prefix, jname, by_name[jname].effort, self.step)
             if r.servo:
                 add_servo(self.spec, prefix, jname)
+        add_caps(self.spec, prefix, joints, self.step)
         self._hard_stops(prefix, [j.name for j in desc.joints
                                   if j.lower is not None and j.type != 'continuous'])
         self._mimic(desc, prefix)

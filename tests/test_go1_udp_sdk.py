@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -115,3 +116,25 @@ def test_the_real_sdk_force_stand_turns_and_lowers_the_trunk(sport):
     assert abs(state.bodyHeight - (h0 - 0.1)) < 0.03 and max(map(abs, state.imu.rpy[:2])) < 0.05
     client.hold(1, 1.5, body_height=-0.5)                    # clamped to comm.h's -0.13 m
     assert abs(state.bodyHeight - (h0 - 0.13)) < 0.03 and state.reserve == 0, (h0, state.bodyHeight)
+
+
+# URDF limits of the FR hip, thigh, calf (specs/go1.md R1.3)
+FR_LIMITS = ((-0.863, 0.863), (-0.686, 4.501), (-2.818, -0.888))
+
+
+def test_the_real_sdk_at_full_torque_stop_to_stop_never_passes_a_stop(endpoint):
+    """Issue 28: through the UDP low-level interface, the FR leg's motors at full torque alone
+    (Kp = Kd = 0), flipped every 0.5 s, passed their stops by 0.08-0.12 rad every cycle. Now no
+    LowState angle is more than 0.01 rad past a URDF limit, and every joint reaches both stops
+    (``src/unitree_udp/examples/sdk_torque_stop_to_stop.py``). LowState comes every 2 ms, every
+    second physics step; zoo_sim/test/test_joint_stops.py checks every step of the same command."""
+    port, _, _ = endpoint
+    script = WS / 'src/unitree_udp/examples/sdk_torque_stop_to_stop.py'
+    r = subprocess.run([sys.executable, str(script), '--port', str(port), '--local-port',
+                        str(free_port()), '--seconds', '3'], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    seen = json.loads([ln for ln in r.stdout.splitlines() if ln.startswith('{')][-1])
+    assert seen['answered_cycles'] >= 900, seen
+    for (lo, hi), low, high in zip(FR_LIMITS, seen['low'], seen['high']):
+        assert lo - 0.01 <= low <= lo + 0.05 and hi - 0.05 <= high <= hi + 0.01, seen

@@ -8,39 +8,25 @@ real hung Go1 (``--ip 192.168.123.10``).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-import time
 
+from sdk_loop import cycles, low_level, parser
 from unitree_legged_sdk import robot_interface as sdk
 
-LOWLEVEL = 0xFF
 FR_0, FR_1, FR_2 = 0, 1, 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('--ip', default='127.0.0.1')
-    p.add_argument('--port', type=int, default=8007)
-    p.add_argument('--local-port', type=int, default=8080)
-    p.add_argument('--seconds', type=float, default=3.0)
+    p = parser(__doc__)
     p.add_argument('--target', type=float, nargs=3, default=[0.0, 1.2, -2.0])  # example's
     p.add_argument('--kp', type=float, default=20.0)   # the example's stiffer choice
     p.add_argument('--kd', type=float, default=2.0)
     a = p.parse_args(argv)
-    udp = sdk.UDP(LOWLEVEL, a.local_port, a.ip, a.port)
+    udp, cmd, state = low_level(a)
     safe = sdk.Safety(sdk.LeggedType.Go1)
-    cmd, state = sdk.LowCmd(), sdk.LowState()
-    udp.InitCmdData(cmd)
-    dt, q_init, answered = 0.002, [0.0, 0.0, 0.0], 0
-    steps = int(a.seconds / dt)
-    t_next = time.monotonic()
-    for motiontime in range(1, steps + 1):
-        t_next += dt
-        time.sleep(max(0.0, t_next - time.monotonic()))
-        udp.Recv()
-        udp.GetRecv(state)
+    q_init, answered = [0.0, 0.0, 0.0], 0
+    for motiontime in cycles(udp, cmd, state, a.seconds):
         answered += state.tick != 0
         if motiontime < 10:   # first, record the initial position
             q_init = [state.motorState[j].q for j in (FR_0, FR_1, FR_2)]
@@ -51,8 +37,6 @@ def main(argv: list[str] | None = None) -> int:
             m.dq, m.tau = 0.0, 0.0
             m.Kp, m.Kd = (a.kp, a.kd) if motiontime >= 10 else (0.0, 0.0)
         safe.PositionLimit(cmd)
-        udp.SetSend(cmd)
-        udp.Send()
     q = [state.motorState[j].q for j in range(12)]
     print(json.dumps({'q': q, 'tick': state.tick, 'level': state.levelFlag,
                       'answered_cycles': answered, 'mode': [state.motorState[j].mode

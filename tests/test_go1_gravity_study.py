@@ -194,8 +194,8 @@ def test_overwrite_removes_only_the_study(tmp_path):
 # Issue 28's planted feet, measured at every physics step (contacts at 2000 Hz): the worst stance
 # per gravity today (contact %, breaks, peak f_z ratio, slip cm). Strict xfails: the change that
 # plants the feet removes them here.
-PLANTED_TODAY = {'earth': (71.12, 13, 2.432, 3.024), 'intermediate': (56.84, 37, 3.301, 3.87),
-                 'mars': (37.79, 109, 4.8, 5.031)}
+PLANTED_TODAY = {'earth': (71.58, 1, 1.982, 1.998), 'intermediate': (85.56, 8, 2.159, 0.9065),
+                 'mars': (80.49, 26, 2.045, 1.133)}
 
 
 def test_stance_figures_come_from_contacts_at_every_physics_step(study):

@@ -210,3 +210,44 @@ def test_sequence_can_end_lying_down():
     assert traj.duration == pytest.approx(0.5 + 1.0 + 0.5)
     np.testing.assert_allclose(traj.at(traj.track_end + 0.25).q, (STAND + lie) / 2)
     np.testing.assert_allclose(traj.at(traj.duration + 1.0).q, lie)
+
+
+# -- StanceForces (issue 28) ------------------------------------------------------------------------
+SOLES = np.array([[0.19, 0.125, 0.0], [0.19, -0.125, 0.0], [-0.19, 0.125, 0.0], [-0.19, -0.125, 0.0]])
+BASE = np.array([0.0, 0.0, 0.32])
+
+
+def _forces(stancer, stance, plan_forces, pos=BASE, vel=np.zeros(3), rot=np.eye(3)):
+    return stancer.forces(BASE, np.zeros(3), np.zeros(3), np.zeros(3), plan_forces, stance,
+                          pos, rot, vel, np.zeros(3), SOLES)
+
+
+def test_stance_forces_on_the_plan_are_the_plans():
+    from trajectory_optimizer.tracking import StanceForces
+    plan = np.tile([1.0, -2.0, 30.0], (4, 1))
+    out = _forces(StanceForces(13.0, np.diag([0.1, 0.3, 0.3])), np.array([1, 0, 0, 1], bool), plan)
+    assert np.allclose(out[[0, 3]], plan[[0, 3]]) and not out[[1, 2]].any()
+
+
+def test_a_base_below_the_plan_gets_the_pd_force_and_no_moment():
+    """4 feet down, base 1 cm low: the feet add m kp 0.01 N up between them, no net moment."""
+    from trajectory_optimizer.tracking import StanceForces
+    stancer = StanceForces(13.0, np.diag([0.1, 0.3, 0.3]), kp=(150.0, 150.0), kd=(25.0, 25.0))
+    plan = np.tile([0.0, 0.0, 31.9], (4, 1))
+    out = _forces(stancer, np.ones(4, bool), plan, pos=BASE - [0.0, 0.0, 0.01])
+    added = out - plan
+    assert added.sum(axis=0) == pytest.approx([0.0, 0.0, 13.0 * 150.0 * 0.01], abs=0.05)
+    moment = sum(np.cross(p - (BASE - [0, 0, 0.01]), f) for p, f in zip(SOLES, added))
+    assert np.abs(moment).max() < 0.01
+
+
+def test_stance_forces_stay_in_the_pyramid_and_press_down():
+    """A large sideways error asks for more friction than mu allows, a lifting one for a pull:
+    each force stays within mu f_z and at least fz_min down."""
+    from trajectory_optimizer.tracking import StanceForces
+    stancer = StanceForces(13.0, np.diag([0.1, 0.3, 0.3]), mu=0.4, fz_min=2.0)
+    stance = np.array([0, 1, 1, 0], bool)
+    out = _forces(stancer, stance, np.tile([0.0, 0.0, 5.0], (4, 1)),
+                  pos=BASE + [0.0, 0.2, 0.1], vel=np.array([0.0, 1.0, 1.0]))
+    for f in out[stance]:
+        assert f[2] >= 2.0 - 1e-12 and np.hypot(f[0], f[1]) <= 0.4 * f[2] + 1e-12

@@ -19,7 +19,10 @@ and meet the ground vertically (``tracking.reshape_swings``; no longer needed si
 swings lift before they move, so the scenarios keep 0), ``command_lead_s`` sends the PD targets
 (q, dq) that far ahead of the plan's clock (the joints follow their targets ~10 ms late; the
 feed-forward torques stay on time). The defaults (false, 0, 0) are the thesis' open loop, which
-other scenarios (go1_trot_udp) track unchanged.
+other scenarios (go1_trot_udp) track unchanged. ``stance_force`` (issue 28; the go1_trot_*
+scenarios) replaces the stance shift: the stance legs push with the plan's forces plus a base PD
+wrench on the measured base pose and twist (``tracking.StanceForces``) at a tenth of their joint
+gains, so the feet stay where they landed instead of being held to targets from the planned base.
 
 Metrics (summary.json): the plan's status, gravity and solve time; during the plan (R5.5) the
 joint error at each tick against the plan's joint angles (``joint_rms_error_rad``, worst joint;
@@ -48,8 +51,8 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 
 from zoo_sim import WORLD_GRAVITY_TOPIC, WORLD_TOPIC
 
-from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, StanceShift,
-                       interpolate, plan_to_joints, reshape_swings)
+from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, StanceForces,
+                       StanceShift, interpolate, plan_to_joints, reshape_swings, rpy_matrix)
 
 Node = rclpy.node.Node
 
@@ -75,6 +78,9 @@ class PlanTracker(Node):
         self.shift_gain, self.shift_limit = p['shift_gain'], p['shift_limit']
         self.swing_warp, self.swing_lift = p['swing_warp'], p['swing_lift']
         self.lead_s = p['command_lead_s']
+        self.stance_force = p['stance_force']
+        self.stance_kp, self.stance_kd = p['stance_kp_scale'], p['stance_kd_scale']
+        self.base_twist: tuple[np.ndarray, np.ndarray] | None = None  # world linear, angular
 
         self.plan = None
         if self.plan_file or (self.gravity > 0 and self.world):
@@ -88,6 +94,7 @@ class PlanTracker(Node):
         self.base_pose: tuple[np.ndarray, np.ndarray] | None = None  # position, roll-pitch-yaw
         self.sampler: PlanSampler | None = None
         self.shifter: StanceShift | None = None
+        self.stancer: StanceForces | None = None
         self.slip: SlipMeter | None = None
         self.base_errors: list[np.ndarray] = []
         self.q_reference: np.ndarray | None = None  # the plan's joints (targets may differ)
@@ -184,7 +191,9 @@ class PlanTracker(Node):
                                           self.speed, end=lie)
         self.sampler = PlanSampler(p)
         self.slip = SlipMeter(len(model.feet), self.foot_radius)
-        if self.base_feedback:
+        self.stancer = (StanceForces(float(p['mass']), np.asarray(p['inertia']))
+                        if self.stance_force else None)
+        if self.base_feedback and not self.stance_force:
             self.shifter = StanceShift(kin, p['t'], p['contact'], self.shift_gain,
                                        self.shift_limit)
 
@@ -219,6 +228,10 @@ class PlanTracker(Node):
         p, o = msg.pose.pose.position, msg.pose.pose.orientation
         self.base_xy = np.array([p.x, p.y])
         self.base_pose = (np.array([p.x, p.y, p.z]), _rpy(o.w, o.x, o.y, o.z))
+        rot = rpy_matrix(self.base_pose[1])
+        t = msg.twist.twist
+        self.base_twist = (rot @ [t.linear.x, t.linear.y, t.linear.z],
+                           rot @ [t.angular.x, t.angular.y, t.angular.z])
 
     def _tick(self) -> None:
         if self.trajectory is None:
@@ -252,12 +265,37 @@ class PlanTracker(Node):
                     plan = self.sampler.at(plan_t)
                 q, _ = self.shifter.targets(plan, plan_t, q, *self.base_pose)
         self.sent_log.append((now, q))
+        kp, kd, tau = self.kp_joint, self.kd_joint, sample.tau
+        if (self.stancer is not None and sample.phase == 'track'
+                and self.base_twist is not None and self.q_measured is not None):
+            kp, kd, tau = self._stance_forces(sample, kp, kd, tau)
         msg = JointPDCommand(name=self.joints, position=q.tolist(), velocity=dq.tolist(),
-                             effort=sample.tau.tolist(), kp=self.kp_joint.tolist(),
-                             kd=self.kd_joint.tolist())
+                             effort=tau.tolist(), kp=kp.tolist(), kd=kd.tolist())
         msg.header.stamp = self.get_clock().now().to_msg()  # the simulator syncs on it (ROS)
         self.pub.publish(msg)
         self.sent += 1
+
+    def _stance_forces(self, sample, kp, kd, tau):
+        """Issue 28: the legs the plan has in stance get the plan's forces plus the base PD
+        wrench (``tracking.StanceForces``, from the measured base and feet) as torques -J^T f,
+        and a ``stance_kp_scale`` / ``stance_kd_scale`` share of their PD gains."""
+        p, k = self.plan, sample.plan_time
+        plan = self.sampler.at(k)
+        forces_plan = interpolate(self.sampler.t, np.asarray(p['foot_force']), k)
+        vel = interpolate(self.sampler.t, np.asarray(p['base_lin_vel']), k)
+        omega = interpolate(self.sampler.t, np.asarray(p['base_ang_vel']), k)
+        pos, rpy = self.base_pose
+        feet = self.kin.foot_positions(pos, rpy, self.q_measured)
+        f = self.stancer.forces(plan.base_pos, plan.base_rpy, vel, omega, forces_plan,
+                                plan.contact, pos, rpy_matrix(rpy), *self.base_twist, feet)
+        tau_f = self.kin.feed_forward(pos, rpy, self.q_measured, f)
+        kp, kd, tau = kp.copy(), kd.copy(), tau.copy()
+        for leg, down in zip(self.kin.legs, plan.contact):
+            if down:
+                kp[leg] *= self.stance_kp
+                kd[leg] *= self.stance_kd
+                tau[leg] = tau_f[leg]
+        return kp, kd, tau
 
     # -- results ----------------------------------------------------------------------------------
     def robozoo_metrics(self) -> dict:
@@ -269,7 +307,8 @@ class PlanTracker(Node):
                'gravity': float(p['gravity']), 'solve_time_s': float(p['solve_time_s']),
                'iterations': int(p['iterations']), 'commands': self.sent,
                'ik_error_m': self.ik_error, 'base_feedback': self.base_feedback,
-               'swing_warp': float(self.swing_warp), 'playback_speed': float(self.speed),
+               'stance_force': self.stance_force, 'swing_warp': float(self.swing_warp),
+               'playback_speed': float(self.speed),
                'command_lead_s': float(self.lead_s)}
         if self.errors:
             e = np.array(self.errors)

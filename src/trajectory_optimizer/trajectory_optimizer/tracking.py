@@ -410,3 +410,53 @@ class SlipMeter:
                 self.per_stance[i][-1] += slip
         self._last, self._last_down, self._last_stance = (feet, rotations), down, stance
         self.samples += 1
+
+
+def skew(v) -> np.ndarray:
+    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
+
+
+class StanceForces:
+    """Stance-leg forces with base feedback (issue 28): the plan's ground forces plus the
+    least-norm change that adds a PD wrench on the base's pose and twist error to the plan
+    (the balance controller of force-controlled quadrupeds), each force then kept inside a
+    friction pyramid ``mu`` with at least ``fz_min`` N down. The stance legs apply them as
+    torques -J^T f: a foot pushed with a force inside its cone stays where it landed."""
+
+    def __init__(self, mass: float, inertia: np.ndarray, kp=(150.0, 150.0), kd=(25.0, 25.0),
+                 mu: float = 0.4, fz_min: float = 2.0, regularisation: float = 1e-3):
+        self.mass, self.inertia = float(mass), np.asarray(inertia, float)
+        self.kp, self.kd = kp, kd
+        self.mu, self.fz_min, self.reg = float(mu), float(fz_min), float(regularisation)
+
+    def forces(self, plan_pos, plan_rpy, plan_vel, plan_omega, plan_forces, stance,
+               pos, rot, vel, omega, feet) -> np.ndarray:
+        """(n_feet, 3) ground-on-robot forces, zero for the feet not in ``stance``. Plan and
+        measured base in world axes; ``rot`` world-from-base; ``feet`` measured contact points."""
+        stance = np.asarray(stance, bool)
+        out = np.zeros((len(stance), 3))
+        if not stance.any():
+            return out
+        rot_plan = rpy_matrix(plan_rpy)
+        inertia_w = rot @ self.inertia @ rot.T
+        w = np.concatenate([
+            self.mass * (self.kp[0] * (np.asarray(plan_pos) - pos)
+                         + self.kd[0] * (np.asarray(plan_vel) - vel)),
+            inertia_w @ (self.kp[1] * rotation_vector(rot_plan @ rot.T)
+                         + self.kd[1] * (np.asarray(plan_omega) - omega))])
+        idx = np.flatnonzero(stance)
+        a = np.zeros((6, 3 * len(idx)))
+        for k, i in enumerate(idx):
+            a[:3, 3 * k:3 * k + 3] = np.eye(3)
+            a[3:, 3 * k:3 * k + 3] = skew(np.asarray(feet[i]) - pos)
+        scale = np.diag([1.0, 1.0, 1.0, 10.0, 10.0, 10.0])  # moments weigh as forces at 10 cm
+        aw = scale @ a
+        delta = aw.T @ np.linalg.solve(aw @ aw.T + self.reg * np.eye(6), scale @ w)
+        for k, i in enumerate(idx):
+            f = np.asarray(plan_forces[i], float) + delta[3 * k:3 * k + 3]
+            f[2] = max(f[2], self.fz_min)
+            tangential = np.hypot(f[0], f[1])
+            if tangential > self.mu * f[2]:
+                f[:2] *= self.mu * f[2] / tangential
+            out[i] = f
+        return out

@@ -11,9 +11,9 @@ shared build, against MuJoCo):
   holds to microns). bullet's joint motors are soft: without the backend's slip correction the
   Nao crept 0.03 rad/s at the ankles and fell in 6 s; with it the Nao drifts ~0.3 mm in 4 s.
 - The Go1 trot (PD + feed-forward at 2 kHz): the base follows the MuJoCo run within 5 cm up to
-  3.5 s (its first 0.75 m). After that, on the plan's last strides, bullet's stiffer contacts
-  bounced the body (0.41 m high at 4.0 s against 0.34 m, seen once) and it flips at 4.8 s: a
-  strict xfail records it.
+  3.5 s (its first 0.75 m) and ends standing within 5 cm of the goal. Before the stance forces
+  (issue 28), bullet's stiffer contacts bounced the body on the plan's last strides (0.41 m high
+  at 4.0 s against 0.34 m) and it flipped at 4.8 s.
 - The Nao's wave walk (velocity motors at 100 Hz): the torso pitches further forward under
   bullet (19 deg at 0.5 s against 15 deg) and the Nao falls at 1.5 s: a strict xfail records it.
   Its first 0.3 s agree within 5 mm.
@@ -122,11 +122,11 @@ def test_go1_trot_on_gazebo_follows_the_mujoco_run(trot):
     assert at(tracks['gazebo'], 3.5)[0] > 0.6  # it trots: 0.75 m by 3.5 s
 
 
-@pytest.mark.xfail(strict=True, reason='bullet-featherstone: the trot bounces on the last '
-                   'strides and the Go1 flips at 4.8 s (see the module docstring)')
-def test_go1_trot_on_gazebo_ends_standing(trot):
+def test_go1_trot_on_gazebo_ends_standing_at_the_goal(trot):
+    """Since the stance forces (issue 28) the Go1 no longer flips on bullet's contacts."""
     summaries, _ = trot
     assert not summaries['gazebo']['robots']['go1']['fell']
+    assert summaries['gazebo']['metrics']['plan_tracker']['distance_to_goal_m'] < 0.05
 
 
 @pytest.fixture(scope='module')

@@ -194,8 +194,8 @@ def test_overwrite_removes_only_the_study(tmp_path):
 # Issue 28's planted feet, measured at every physics step (contacts at 2000 Hz): the worst stance
 # per gravity today (contact %, breaks, peak f_z ratio, slip cm). Strict xfails: the change that
 # plants the feet removes them here.
-PLANTED_TODAY = {'earth': (71.58, 1, 1.982, 1.998), 'intermediate': (85.56, 8, 2.159, 0.9065),
-                 'mars': (80.49, 26, 2.045, 1.133)}
+PLANTED_TODAY = {'earth': (80.32, 13, 1.274, 1.474), 'intermediate': (90.02, 5, 1.252, 0.9397),
+                 'mars': (84.18, 30, 1.645, 0.7819)}
 
 
 def test_stance_figures_come_from_contacts_at_every_physics_step(study):

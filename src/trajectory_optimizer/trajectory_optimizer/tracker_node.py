@@ -57,6 +57,9 @@ from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, S
 Node = rclpy.node.Node
 
 LEG_JOINTS = ('hip', 'thigh', 'calf')
+# m: a stance foot this close to its planned height has landed (the contact point's height from
+# the measured base and joints; the sphere rests ~0.1 mm deep)
+LANDED_WITHIN = 0.003
 # wall seconds the node waits for the world's gravity: the simulator's start-up under ros2 launch
 WORLD_WAIT_S = 60.0
 
@@ -80,6 +83,7 @@ class PlanTracker(Node):
         self.lead_s = p['command_lead_s']
         self.stance_force = p['stance_force']
         self.stance_kp, self.stance_kd = p['stance_kp_scale'], p['stance_kd_scale']
+        self.landing_depth = p['landing_depth']
         self.base_twist: tuple[np.ndarray, np.ndarray] | None = None  # world linear, angular
 
         self.plan = None
@@ -95,6 +99,7 @@ class PlanTracker(Node):
         self.sampler: PlanSampler | None = None
         self.shifter: StanceShift | None = None
         self.stancer: StanceForces | None = None
+        self.landed = np.zeros(4, bool)
         self.slip: SlipMeter | None = None
         self.base_errors: list[np.ndarray] = []
         self.q_reference: np.ndarray | None = None  # the plan's joints (targets may differ)
@@ -268,17 +273,20 @@ class PlanTracker(Node):
         kp, kd, tau = self.kp_joint, self.kd_joint, sample.tau
         if (self.stancer is not None and sample.phase == 'track'
                 and self.base_twist is not None and self.q_measured is not None):
-            kp, kd, tau = self._stance_forces(sample, kp, kd, tau)
+            kp, kd, tau, q = self._stance_forces(sample, kp, kd, tau, q)
         msg = JointPDCommand(name=self.joints, position=q.tolist(), velocity=dq.tolist(),
                              effort=tau.tolist(), kp=kp.tolist(), kd=kd.tolist())
         msg.header.stamp = self.get_clock().now().to_msg()  # the simulator syncs on it (ROS)
         self.pub.publish(msg)
         self.sent += 1
 
-    def _stance_forces(self, sample, kp, kd, tau):
-        """Issue 28: the legs the plan has in stance get the plan's forces plus the base PD
-        wrench (``tracking.StanceForces``, from the measured base and feet) as torques -J^T f,
-        and a ``stance_kp_scale`` / ``stance_kd_scale`` share of their PD gains."""
+    def _stance_forces(self, sample, kp, kd, tau, q):
+        """Issue 28: the legs the plan has in stance and whose foot has landed get the plan's
+        forces plus the base PD wrench (``tracking.StanceForces``, from the measured base and
+        feet) as torques -J^T f, and a ``stance_kp_scale`` / ``stance_kd_scale`` share of their
+        PD gains. A foot the plan has down that has not landed yet (the body tilted or high)
+        reaches, stiffly and without force, for its planned point ``landing_depth`` below the
+        ground, solved from the measured base; the landed feet share the wrench meanwhile."""
         p, k = self.plan, sample.plan_time
         plan = self.sampler.at(k)
         forces_plan = interpolate(self.sampler.t, np.asarray(p['foot_force']), k)
@@ -286,16 +294,26 @@ class PlanTracker(Node):
         omega = interpolate(self.sampler.t, np.asarray(p['base_ang_vel']), k)
         pos, rpy = self.base_pose
         feet = self.kin.foot_positions(pos, rpy, self.q_measured)
+        down = feet[:, 2] - plan.foot_pos[:, 2] < LANDED_WITHIN
+        self.landed = np.where(plan.contact, self.landed | down, False)  # latched per stance
+        landed = plan.contact & self.landed
         f = self.stancer.forces(plan.base_pos, plan.base_rpy, vel, omega, forces_plan,
-                                plan.contact, pos, rpy_matrix(rpy), *self.base_twist, feet)
+                                landed, pos, rpy_matrix(rpy), *self.base_twist, feet)
         tau_f = self.kin.feed_forward(pos, rpy, self.q_measured, f)
-        kp, kd, tau = kp.copy(), kd.copy(), tau.copy()
-        for leg, down in zip(self.kin.legs, plan.contact):
-            if down:
+        kp, kd, tau, q = kp.copy(), kd.copy(), tau.copy(), q.copy()
+        for i, leg in enumerate(self.kin.legs):
+            if landed[i]:
                 kp[leg] *= self.stance_kp
                 kd[leg] *= self.stance_kd
                 tau[leg] = tau_f[leg]
-        return kp, kd, tau
+            elif plan.contact[i]:  # late: reach for the planned foot from the measured base
+                which = np.zeros(len(self.kin.legs), bool)
+                which[i] = True
+                q_i, _ = self.kin.ik(pos, rpy, plan.foot_pos - [0.0, 0.0, self.landing_depth],
+                                     q, which=which)
+                q[leg] = q_i[leg]
+                tau[leg] = 0.0
+        return kp, kd, tau, q
 
     # -- results ----------------------------------------------------------------------------------
     def robozoo_metrics(self) -> dict:

@@ -421,9 +421,12 @@ class StanceForces:
     least-norm change that adds a PD wrench on the base's pose and twist error to the plan
     (the balance controller of force-controlled quadrupeds), each force then kept inside a
     friction pyramid ``mu`` with at least ``fz_min`` N down. The stance legs apply them as
-    torques -J^T f: a foot pushed with a force inside its cone stays where it landed."""
+    torques -J^T f: a foot pushed with a force inside its cone stays where it landed. Gains per
+    unit mass and inertia: position 150 /s^2, 25 /s (2 Hz, damping ratio 1); attitude 1000 /s^2,
+    65 /s (5 Hz, 1.03): the body turns about the diagonal of two stance feet, which their forces
+    cannot resist, so the attitude takes the stiffer loop whenever another axis can act."""
 
-    def __init__(self, mass: float, inertia: np.ndarray, kp=(150.0, 150.0), kd=(25.0, 25.0),
+    def __init__(self, mass: float, inertia: np.ndarray, kp=(150.0, 1000.0), kd=(25.0, 65.0),
                  mu: float = 0.4, fz_min: float = 2.0, regularisation: float = 1e-3):
         self.mass, self.inertia = float(mass), np.asarray(inertia, float)
         self.kp, self.kd = kp, kd

@@ -25,6 +25,12 @@ def test_budget_and_iteration_limits_are_statuses():
     assert plan['status'] == 'Solve_Succeeded'
 
 
+def test_a_bad_max_rise_is_one_line_naming_it():
+    from trajectory_optimizer.planning import PlanRequestError
+    with pytest.raises(PlanRequestError, match='max_rise nan: expected a positive, finite number'):
+        make_plan(PlanRequest(max_rise=float('nan')))
+
+
 def test_cli_writes_a_failed_plan_and_exits_1(tmp_path, capsys):
     out = tmp_path / 'far'
     assert main(['--goal', '5', '0', '--out', str(out)]) == 1
@@ -38,6 +44,7 @@ def test_cli_writes_a_failed_plan_and_exits_1(tmp_path, capsys):
     (['--gravity', 'jupiterish'], "gravity 'jupiterish': expected earth, intermediate, mars"),
     (['--gravity', '-3'], 'gravity -3.0: expected a positive'),
     (['--duration', '0'], '--duration 0.0: expected a positive'),
+    (['--max-rise', '-0.01'], '--max-rise -0.01: expected a positive'),
     (['--gait', 'C7'], "argument --gait: invalid choice: 'C7'"),
     (['--world', 'atlantis'], "world 'atlantis' not found"),
     (['--robot', 'go7'], "robot 'go7' not found"),

@@ -32,6 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     from .nlp import SWING_SPEED
+    from .solve import MAX_RISE
     from .schedule import GAITS
     p = _Parser(prog=PROG, description=__doc__.splitlines()[0])
     p.add_argument('--robot', default='go1', help='robot name (config/robots/<name>.yaml) or a '
@@ -55,6 +56,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument('--swing-speed', type=float, default=SWING_SPEED, metavar='K',
                    help='swing middle-node velocity in step / swing time (default '
                    f'{SWING_SPEED:g}: the foot lifts before it moves; TOWR: 1, (0, 3])')
+    p.add_argument('--max-rise', type=float, default=MAX_RISE, metavar='M',
+                   help=f'metres the base may rise above its start (default {MAX_RISE:g}, '
+                   "TOWR's; the go1_trot scenarios plan with 0.03 so that every foot stays within "
+                   'reach)')
     p.add_argument('--budget', type=float, default=40.0, metavar='SECONDS',
                    help='wall-time budget of the solve (default 40)')
     p.add_argument('--max-iter', type=int, default=3000, help='IPOPT iterations (default 3000)')
@@ -121,7 +126,8 @@ def run(args) -> int:
     from .plots import write_plots
 
     for flag, value in (('--duration', args.duration), ('--mu', args.mu),
-                        ('--budget', args.budget), ('--dt', args.dt)):
+                        ('--budget', args.budget), ('--dt', args.dt),
+                        ('--max-rise', args.max_rise)):
         if not (np.isfinite(value) and value > 0):
             raise CliError(f'{flag} {value}: expected a positive, finite number')
     if args.max_iter < 1:
@@ -132,7 +138,7 @@ def run(args) -> int:
                       goal=tuple(args.goal), gravity=args.gravity, world=args.world, mu=args.mu,
                       optimize_phases=args.optimize_phases, straight=not args.free_base,
                       budget_s=args.budget, max_iter=args.max_iter, dt=args.dt,
-                      swing_speed=args.swing_speed)
+                      swing_speed=args.swing_speed, max_rise=args.max_rise)
     ground = terrain(args.world)
     out = prepare_out(args.out, args.overwrite)
     plan, sol = make_plan(req)

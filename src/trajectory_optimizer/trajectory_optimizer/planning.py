@@ -17,7 +17,7 @@ from .nlp import SWING_SPEED, NlpOptions
 from .plan_file import Plan, plan_arrays, validate
 from .robot_model import RobotModel, load_robot
 from .schedule import make_schedule
-from .solve import GRAVITY_PRESETS, BaseBounds, Planner, Solution, Task
+from .solve import GRAVITY_PRESETS, MAX_RISE, BaseBounds, Planner, Solution, Task
 from .terrain import Terrain, TerrainError, terrain_from_world
 
 PLANNERS: dict[NlpOptions, Planner] = {}
@@ -47,6 +47,7 @@ class PlanRequest:
     dt: float = 0.01  # sampling of the plan file
     hessian: str = 'limited-memory'
     swing_speed: float = SWING_SPEED  # middle-node swing velocity / (step / swing time); TOWR 1
+    max_rise: float = MAX_RISE  # m the base may rise above its start (straight walk; TOWR 0.1)
 
     def gravity_value(self, terrain: Terrain) -> float:
         return resolve_gravity(self.gravity, terrain.world_gravity)
@@ -95,6 +96,10 @@ def make_plan(req: PlanRequest, warm: Solution | None = None) -> tuple[Plan, Sol
         v = getattr(req, name)
         if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
             raise PlanRequestError(f'{name} {v!r}: expected a positive, finite number')
+    if not (isinstance(req.max_rise, (int, float)) and math.isfinite(req.max_rise)
+            and req.max_rise > 0):
+        raise PlanRequestError(f'max_rise {req.max_rise!r}: expected a positive, finite number '
+                               '(metres the base may rise above its start)')
     if req.swing_speed > 3:
         raise PlanRequestError(f'swing_speed {req.swing_speed!r}: expected in (0, 3]')
     if not all(math.isfinite(c) for c in req.goal):
@@ -113,7 +118,7 @@ def make_plan(req: PlanRequest, warm: Solution | None = None) -> tuple[Plan, Sol
     options = NlpOptions(optimize_phases=req.optimize_phases, hessian=req.hessian,
                          swing_speed=req.swing_speed)
     task = Task(goal=tuple(map(float, req.goal)), gravity=req.gravity_value(ground), mu=req.mu,
-                base_bounds=BaseBounds.straight_walk() if req.straight else None)
+                base_bounds=BaseBounds.straight_walk(req.max_rise) if req.straight else None)
     sol = planner(options).solve(model, schedule, ground, task, warm=warm,
                                  budget_s=req.budget_s, max_iter=req.max_iter)
     arrays = plan_arrays(sol, sampling.sample(sol, req.dt), req.gait)

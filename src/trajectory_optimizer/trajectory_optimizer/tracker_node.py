@@ -72,6 +72,7 @@ class PlanTracker(Node):
         self.plan_file, self.gravity = p['plan_file'], p['gravity']  # the plan's; 0: the world's
         self.goal, self.duration, self.gait = list(p['goal']), p['duration'], p['gait']
         self.world, self.mu, self.budget = p['world'], p['mu'], p['budget']
+        self.max_rise = p['max_rise']
         self.rate, self.speed, self.ramp_s = p['rate'], p['playback_speed'], p['ramp_s']
         self.stand, self.end, self.lie = list(p['stand_pose']), p['end'], list(p['lie_pose'])
         self.kp, self.kd, self.foot_radius = list(p['kp']), list(p['kd']), p['foot_radius']
@@ -125,7 +126,7 @@ class PlanTracker(Node):
         plan, _ = make_plan(PlanRequest(robot=self.robot_config, gait=self.gait,
                                         duration=self.duration, goal=tuple(self.goal),
                                         gravity=self.gravity, world=self.world, mu=self.mu,
-                                        budget_s=self.budget))
+                                        budget_s=self.budget, max_rise=self.max_rise))
         if not plan.success:
             self.get_logger().error(f"plan failed: {plan['status']}; the robot keeps standing")
         return plan

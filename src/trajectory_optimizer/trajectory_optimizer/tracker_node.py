@@ -100,7 +100,7 @@ class PlanTracker(Node):
         self.sampler: PlanSampler | None = None
         self.shifter: StanceShift | None = None
         self.stancer: StanceForces | None = None
-        self.landed = np.zeros(4, bool)
+        self.landed: np.ndarray | None = None  # per foot: landed in its current planned stance
         self.slip: SlipMeter | None = None
         self.base_errors: list[np.ndarray] = []
         self.q_reference: np.ndarray | None = None  # the plan's joints (targets may differ)
@@ -199,6 +199,7 @@ class PlanTracker(Node):
         self.slip = SlipMeter(len(model.feet), self.foot_radius)
         self.stancer = (StanceForces(float(p['mass']), np.asarray(p['inertia']))
                         if self.stance_force else None)
+        self.landed = np.zeros(len(model.feet), bool)
         if self.base_feedback and not self.stance_force:
             self.shifter = StanceShift(kin, p['t'], p['contact'], self.shift_gain,
                                        self.shift_limit)
@@ -270,11 +271,11 @@ class PlanTracker(Node):
                               else float(self.sampler.t[-1]))
                     plan = self.sampler.at(plan_t)
                 q, _ = self.shifter.targets(plan, plan_t, q, *self.base_pose)
-        self.sent_log.append((now, q))
         kp, kd, tau = self.kp_joint, self.kd_joint, sample.tau
         if (self.stancer is not None and sample.phase == 'track'
                 and self.base_twist is not None and self.q_measured is not None):
             kp, kd, tau, q = self._stance_forces(sample, kp, kd, tau, q)
+        self.sent_log.append((now, q))
         msg = JointPDCommand(name=self.joints, position=q.tolist(), velocity=dq.tolist(),
                              effort=tau.tolist(), kp=kp.tolist(), kd=kd.tolist())
         msg.header.stamp = self.get_clock().now().to_msg()  # the simulator syncs on it (ROS)

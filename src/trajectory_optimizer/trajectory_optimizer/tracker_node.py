@@ -86,6 +86,7 @@ class PlanTracker(Node):
         self.stance_kp, self.stance_kd = p['stance_kp_scale'], p['stance_kd_scale']
         self.landing_depth = p['landing_depth']
         self.base_twist: tuple[np.ndarray, np.ndarray] | None = None  # world linear, angular
+        self.base_rot: np.ndarray | None = None  # world-from-base, with base_pose and base_twist
 
         self.plan = None
         if self.plan_file or (self.gravity > 0 and self.world):
@@ -235,7 +236,7 @@ class PlanTracker(Node):
         p, o = msg.pose.pose.position, msg.pose.pose.orientation
         self.base_xy = np.array([p.x, p.y])
         self.base_pose = (np.array([p.x, p.y, p.z]), _rpy(o.w, o.x, o.y, o.z))
-        rot = rpy_matrix(self.base_pose[1])
+        rot = self.base_rot = rpy_matrix(self.base_pose[1])
         t = msg.twist.twist
         self.base_twist = (rot @ [t.linear.x, t.linear.y, t.linear.z],
                            rot @ [t.angular.x, t.angular.y, t.angular.z])
@@ -257,24 +258,23 @@ class PlanTracker(Node):
             # commands would be without base feedback and swing shaping)
             self.errors.append(self.q_measured - interpolate(self.sampler.t, self.q_reference,
                                                              sample.plan_time))
+        kp, kd, tau = self.kp_joint, self.kd_joint, sample.tau
         if (self.sampler is not None and sample.phase != 'ramp'
                 and self.q_measured is not None and self.base_pose is not None):
             plan_t = sample.plan_time if sample.phase == 'track' else float(self.sampler.t[-1])
             plan = self.sampler.at(plan_t)
             if sample.phase == 'track':
                 self.base_errors.append(self.base_pose[0][:2] - plan.base_pos[:2])
-                self.slip.update(*self.kin.foot_poses(*self.base_pose, self.q_measured),
-                                 plan.contact, plan.foot_pos[:, 2])
+                feet, rotations = self.kin.foot_poses(*self.base_pose, self.q_measured)
+                self.slip.update(feet, rotations, plan.contact, plan.foot_pos[:, 2])
+                if self.stancer is not None:  # (then no shifter)
+                    kp, kd, tau, q = self._stance_forces(plan, plan_t, feet, kp, kd, tau, q)
             if self.shifter is not None:  # also in the hold: the last stance keeps its shift
                 if target is not sample:
                     plan_t = (target.plan_time if target.phase == 'track'
                               else float(self.sampler.t[-1]))
                     plan = self.sampler.at(plan_t)
                 q, _ = self.shifter.targets(plan, plan_t, q, *self.base_pose)
-        kp, kd, tau = self.kp_joint, self.kd_joint, sample.tau
-        if (self.stancer is not None and sample.phase == 'track'
-                and self.base_twist is not None and self.q_measured is not None):
-            kp, kd, tau, q = self._stance_forces(sample, kp, kd, tau, q)
         self.sent_log.append((now, q))
         msg = JointPDCommand(name=self.joints, position=q.tolist(), velocity=dq.tolist(),
                              effort=tau.tolist(), kp=kp.tolist(), kd=kd.tolist())
@@ -282,25 +282,24 @@ class PlanTracker(Node):
         self.pub.publish(msg)
         self.sent += 1
 
-    def _stance_forces(self, sample, kp, kd, tau, q):
+    def _stance_forces(self, plan, k: float, feet: np.ndarray, kp, kd, tau, q):
         """Issue 28: the legs the plan has in stance and whose foot has landed get the plan's
         forces plus the base PD wrench (``tracking.StanceForces``, from the measured base and
         feet) as torques -J^T f, and a ``stance_kp_scale`` / ``stance_kd_scale`` share of their
         PD gains. A foot the plan has down that has not landed yet (the body tilted or high)
         reaches, stiffly and without force, for its planned point ``landing_depth`` below the
-        ground, solved from the measured base; the landed feet share the wrench meanwhile."""
-        p, k = self.plan, sample.plan_time
-        plan = self.sampler.at(k)
+        ground, solved from the measured base; the landed feet share the wrench meanwhile.
+        ``plan`` is the plan at plan time ``k``, ``feet`` the measured contact points."""
+        p = self.plan
         forces_plan = interpolate(self.sampler.t, np.asarray(p['foot_force']), k)
         vel = interpolate(self.sampler.t, np.asarray(p['base_lin_vel']), k)
         omega = interpolate(self.sampler.t, np.asarray(p['base_ang_vel']), k)
         pos, rpy = self.base_pose
-        feet = self.kin.foot_positions(pos, rpy, self.q_measured)
         down = feet[:, 2] - plan.foot_pos[:, 2] < LANDED_WITHIN
         self.landed = np.where(plan.contact, self.landed | down, False)  # latched per stance
         landed = plan.contact & self.landed
         f = self.stancer.forces(plan.base_pos, plan.base_rpy, vel, omega, forces_plan,
-                                landed, pos, rpy_matrix(rpy), *self.base_twist, feet)
+                                landed, pos, self.base_rot, *self.base_twist, feet)
         tau_f = self.kin.feed_forward(pos, rpy, self.q_measured, f)
         kp, kd, tau, q = kp.copy(), kd.copy(), tau.copy(), q.copy()
         for i, leg in enumerate(self.kin.legs):

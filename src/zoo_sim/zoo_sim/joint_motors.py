@@ -453,10 +453,10 @@ class JointMotors:
         """The velocity caps (add_cap), set at each correction for the period that follows.
         Toward each stop: what reaches it at the period's end, so no joint passes a stop,
         whatever drives it (MuJoCo's limit only acts once a joint is past it, by then a fast
-        joint is up to ``v h`` through: a Go1 hip at 30 rad/s, 0.03 rad); a fast joint is braked up to a period before its stop, with the force that its
-        stop would have given it. In PD mode also the velocity limit, the motor's no-load speed
-        (a PD torque otherwise spins a light joint to hundreds of rad/s, the Robobo's wheels
-        until MuJoCo gives up).
+        joint is up to ``v h`` through: a Go1 hip at 30 rad/s, 0.03 rad); a fast joint is braked
+        up to a period before its stop, with the force that its stop would have given it. In PD
+        mode also the velocity limit, the motor's no-load speed (a PD torque otherwise spins a
+        light joint to hundreds of rad/s, the Robobo's wheels until MuJoCo gives up).
 
         A cap is a constraint row, so only those that can act are engaged: in PD mode those below
         CAP_ENGAGE; in velocity and effort modes, whose rows already aim at the stop's cap with

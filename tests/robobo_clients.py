@@ -110,9 +110,12 @@ def robobopy_drives_and_reads(robot_id: int, truth) -> None:
     assert time.time() - t0 > 1.45 and 1.45 < truth.sim_time() - s0 < 2.5, (
         f'{time.time() - t0:.2f} s wall, {truth.sim_time() - s0:.2f} s simulated')
     wait_sim(truth, 0.6)
-    theta = wheel_angle_deg(30, 1.5)                   # spec 4.1 formula, 374 deg
+    theta = wheel_angle_deg(30, 1.5)                   # spec 4.1 formula, 318 deg
     for wheel in (Wheels.R, Wheels.L):
-        assert rob.readWheelPosition(wheel) == pytest.approx(theta, rel=0.02)
+        assert rob.readWheelPosition(wheel) == pytest.approx(theta, rel=0.02), (
+            f'{wheel}: {rob.readWheelPosition(wheel)} deg, {truth.sim_time() - s0:.2f} s simulated'
+            f', truth {truth.joint_deg("right_motor"):.1f} {truth.joint_deg("left_motor"):.1f} deg,'
+            f' {math.hypot(truth.pose()[0] - x0, truth.pose()[1] - y0):.4f} m')
     x1, y1, yaw1 = truth.pose()
     assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(math.radians(theta) * R, rel=0.04)
     assert abs(math.degrees(yaw1 - yaw0)) < 1.0

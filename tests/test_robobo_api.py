@@ -34,7 +34,9 @@ def test_wheel_table_matches_formula(calibration):  # R13, with issue 28's defau
     """The default wheel motor is first-order (wheel_time_constant 0.1 s, issue 28): the wheels
     start and stop with the same lag, so they turn by the law's angle (R10 exact) without
     outrunning the traction (3.0 m/s^2 at P 90, the friction allows 3.7): every Table 11 case
-    within R13's max(0.3 cm, 2 %), measured within 0.2 %, heading unchanged."""
+    within R13's max(0.3 cm, 2 %), measured within 0.1 % below P 90, heading unchanged. At P 90
+    the small margin lets a start slip (0.54 % short at 3 s), depending on the exact state the
+    robot starts from (robobo_api README, "Measured"): within 1 %."""
     proto, laws_ = laws()
     assert calibration['complete']
     rows = calibration['wheels']
@@ -42,7 +44,8 @@ def test_wheel_table_matches_formula(calibration):  # R13, with issue 28's defau
     for r in rows:
         predicted = proto.wheel_distance_cm(r['P'], r['t_s'], laws_.WHEEL_PRESETS['thesis'])
         assert abs(r['distance_cm'] - predicted) <= max(0.3, 0.02 * predicted), (r, predicted)
-        assert abs(r['distance_cm'] - predicted) <= 0.002 * predicted, (r, predicted)  # measured
+        measured = 0.01 if r['P'] == 90 else 0.001
+        assert abs(r['distance_cm'] - predicted) <= measured * predicted, (r, predicted)
         assert r['heading_change_deg'] < 0.1
 
 

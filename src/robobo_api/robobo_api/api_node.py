@@ -19,8 +19,12 @@ topics are ``/<robot>/...``:
   (robobo_msgs/Blob, colours set by ``setBlobCommand``; robobo_api.color_blobs). The 8 IR
   ``Range`` topics come straight from the simulator's IR plug-ins (zoo_sim.ir_sensor).
 
-Everything runs on sim time: timed moves end on a one-shot sim timer, pan/tilt control runs on
-each ``joint_states`` message (100 Hz by default).
+Everything runs on sim time: pan/tilt control and moves by degrees run on each
+``joint_states`` message (100 Hz by default), a timed move ends on a one-shot sim timer. Every
+``COMMAND_PERIOD_S`` a timer steps the wheel motor and commands all four joints in one message
+stamped with its time: a periodic stamped source, so under real ROS the simulator waits for it
+(zoo_sim.command_sync) and each command acts at the instant it was computed for, however late
+this process runs (under load a timed move turned 301-341 deg for 318 before).
 """
 from __future__ import annotations
 
@@ -55,6 +59,7 @@ from .status_rates import LEVELS, RATES
 IR_FIELDS = {'front_c': 'frontc', 'front_r': 'frontr', 'front_rr': 'frontrr', 'front_l': 'frontl',
              'front_ll': 'frontll', 'back_c': 'backc', 'back_r': 'backr', 'back_l': 'backl'}
 JOINTS = ('left_motor', 'right_motor', 'pan_motor', 'tilt_motor')
+COMMAND_PERIOD_S = 0.002  # the periodic command: the wheel motor's steps
 
 
 class RoboboApi(rclpy.node.Node):
@@ -73,11 +78,13 @@ class RoboboApi(rclpy.node.Node):
         self._last_stamp = None
         self._dt = 0.01
         self._wheel_timer = None
+        self._wheel_end_s = 0.0       # sim time the running timed move is due to end
         self._wheel_unlock = 0
+        self._velocity = [0.0] * 4    # rad/s, the command each joint holds (JOINTS order)
         # the first-order motor (motor_laws.WheelMotor, issue 28's default); None: the law's step
         tau = p['wheel_time_constant']  # >= 0, finite: params/robobo_api.yaml
         self._wheel_motor = WheelMotor(tau) if tau > 0 else None
-        self._wheel_ramp = None
+        self._wheel_ramping = False   # the motor has not settled: stepped each command period
         self._waiters: dict[str, rclpy.task.Future] = {}
         self.irs: dict[str, Range] = {}
         self._imu: Imu | None = None
@@ -110,6 +117,7 @@ class RoboboApi(rclpy.node.Node):
         self.create_subscription(ResetWheelsCommand, 'resetWheelsCommand',
                                  lambda _msg: self.reset_wheels(), 10)
         self._effects()
+        self.create_timer(COMMAND_PERIOD_S, self._on_command_period)
         self._state_timer = None
         if p['state_rate'] > 0:
             self._state_timer = self.create_timer(1.0 / p['state_rate'], self._publish_state)
@@ -158,6 +166,18 @@ class RoboboApi(rclpy.node.Node):
         if self._by_degrees:
             self._control_by_degrees()
 
+    def _on_command_period(self) -> None:
+        """All four joints' commands, stamped: the wheel motor's for this period."""
+        now = self.get_clock().now()
+        if self._wheel_timer is not None and now.nanoseconds * 1e-9 >= self._wheel_end_s:
+            self._end_wheel_move()  # due: the end timer has not run yet
+        if self._wheel_ramping:
+            self._velocity[:2] = self._wheel_motor.step(now.nanoseconds * 1e-9, COMMAND_PERIOD_S)
+            self._wheel_ramping = not self._wheel_motor.settled
+        command = JointState(name=list(JOINTS), velocity=list(self._velocity))
+        command.header.stamp = now.to_msg()  # the simulator syncs on it (ROS)
+        self.cmd.publish(command)
+
     def wheel_degrees(self) -> tuple[float, float]:
         """Cumulative (left, right) wheel angles in degrees since the last reset."""
         return (self.degrees(0) - self.wheel_offset[0], self.degrees(1) - self.wheel_offset[1])
@@ -194,30 +214,21 @@ class RoboboApi(rclpy.node.Node):
 
     # -- wheels -----------------------------------------------------------------------------
     def _command(self, joints: list[int], velocities: list[float]) -> None:
+        """Command joints at once (unstamped: the simulator does not wait for it); the periodic
+        command holds them."""
+        for j, v in zip(joints, velocities):
+            self._velocity[j] = v
         self.cmd.publish(JointState(name=[JOINTS[j] for j in joints], velocity=velocities))
 
-    def _drive_wheels(self, omegas: list[float]) -> None:
-        """The wheels at ``omegas`` (rad/s): with ``wheel_time_constant`` > 0 (0.1 s by default,
-        issue 28) through the first-order motor, stepped by a timer until it settles; with 0 at
-        once (the thesis' R12 step)."""
+    def _drive_wheels(self, omegas: list[float], at: float | None = None) -> None:
+        """The wheels at ``omegas`` (rad/s) from sim time ``at`` (default now): with
+        ``wheel_time_constant`` > 0 (0.1 s by default, issue 28) through the first-order motor,
+        stepped each command period until it settles; with 0 at once (the thesis' R12 step)."""
         if self._wheel_motor is None:
             self._command([0, 1], omegas)
             return
-        self._wheel_motor.target = list(omegas)
-        if self._wheel_ramp is None:
-            self._wheel_ramp = self.create_timer(WheelMotor.PERIOD_S, self._ramp_wheels)
-        self._ramp_wheels()
-
-    def _ramp_wheels(self) -> None:
-        commanded, settled = self._wheel_motor.step()
-        if settled:
-            self._stop_ramp()
-        self._command([0, 1], commanded)
-
-    def _stop_ramp(self) -> None:
-        if self._wheel_ramp is not None:
-            self.destroy_timer(self._wheel_ramp)
-            self._wheel_ramp = None
+        self._wheel_motor.set_target(omegas, self.now_s() if at is None else at)
+        self._wheel_ramping = True
 
     def move_wheels(self, lspeed: float, rspeed: float, time_ms: float, unlock_id: int) -> int:
         """Start a timed wheel move (replacing any running one); the error code."""
@@ -231,6 +242,7 @@ class RoboboApi(rclpy.node.Node):
         self._drive_wheels([wheel_omega(cmd.lspeed, cmd.time_s, self.wheel_coeffs),
                             wheel_omega(cmd.rspeed, cmd.time_s, self.wheel_coeffs)])
         self._wheel_unlock = cmd.unlock_id
+        self._wheel_end_s = self.now_s() + cmd.time_s
         self._wheel_timer = self.create_timer(cmd.time_s, self._end_wheel_move)
         return commands.OK
 
@@ -241,7 +253,8 @@ class RoboboApi(rclpy.node.Node):
 
     def _end_wheel_move(self) -> None:
         self._end_wheel_timer()
-        self._drive_wheels([0.0, 0.0])  # the motors hold the wheels (MINT locks them)
+        # from when it was due: the motor makes up what ran on (a late timer, a state past it)
+        self._drive_wheels([0.0, 0.0], self._wheel_end_s)  # the motors hold the wheels (MINT)
         self.unlock_pub.publish(Int16(data=self._wheel_unlock))
 
     def _on_move_wheels(self, req, resp):
@@ -263,7 +276,7 @@ class RoboboApi(rclpy.node.Node):
             resp.error = commands.INVALID
             return resp
         self._end_wheel_timer()
-        self._stop_ramp()
+        self._wheel_ramping = False
         omega = wheel_degrees_omega(cmd.speed, cmd.degrees, self.wheel_coeffs)
         self._by_degrees = {}
         velocities = [0.0, 0.0]
@@ -298,7 +311,7 @@ class RoboboApi(rclpy.node.Node):
     def _on_api_reset(self, req, resp):
         self._end_wheel_timer()
         self._by_degrees.clear()
-        self._stop_ramp()
+        self._wheel_ramping = False
         if self._wheel_motor is not None:
             self._wheel_motor.reset()
         for name, mover in (('pan', self.pan), ('tilt', self.tilt)):

@@ -89,37 +89,68 @@ def wheel_degrees_omega(p: float, degrees: float,
 
 class WheelMotor:
     """The wheel motor (issue 28's default; R12's optional model): each wheel's speed follows
-    its target (the law's) with a first-order lag of ``tau`` seconds, which starts and stops with the same lag, so a timed move
-    turns the wheel by exactly the law's angle (the lag lost at the start is run on at the end).
-    Stepped every ``PERIOD_S``: the command is the motor's exact mean speed over the period (so
-    the angle integrates exactly), and the state advances by exp(-PERIOD_S / tau)."""
-    PERIOD_S = 0.002          # the command period
+    its target (the law's) with a first-order lag of ``tau`` seconds, which starts and stops with
+    the same lag, so a timed move turns the wheel by exactly the law's angle (the lag lost at the
+    start is run on at the end).
+
+    Stepped at the start of each command period (the node's 2 ms timer) with the period's
+    expected length, it commands the response's exact mean speed over it. What the held
+    commands fell behind the response or ran ahead of it (a period longer than expected, a target
+    changed between steps: a move starts when its request comes, ends when it was due) is kept
+    and made up over ``tau``: spread, because a spike made up in one period makes wheels skid."""
     SETTLED_RAD_S = 1e-4      # within this of the target the motor has settled
 
     def __init__(self, tau: float, wheels: int = 2):
         if not tau > 0 or not math.isfinite(tau):
             raise ValueError(f'wheel motor time constant: expected > 0 s, got {tau}')
-        self.decay = math.exp(-self.PERIOD_S / tau)
-        self.mean = tau / self.PERIOD_S * (1.0 - self.decay)
-        self.target = [0.0] * wheels  # rad/s, the law's speed
-        self.speed = [0.0] * wheels   # rad/s, the modelled motor's
+        self.tau = tau
         self.wheels = wheels
-
-    def step(self) -> tuple[list[float], bool]:
-        """One period: the speeds to command (rad/s), and whether every wheel has settled (its
-        speed then snaps to the target, and stepping can stop until the target changes)."""
-        commanded = []
-        for k, target in enumerate(self.target):
-            gap = self.speed[k] - target
-            commanded.append(target + gap * self.mean)
-            self.speed[k] = target + gap * self.decay
-        settled = all(abs(v - t) < self.SETTLED_RAD_S for v, t in zip(self.speed, self.target))
-        if settled:
-            self.speed = list(self.target)
-        return commanded, settled
+        self.reset()
 
     def reset(self) -> None:
-        self.target, self.speed = [0.0] * self.wheels, [0.0] * self.wheels
+        self.target = [0.0] * self.wheels     # rad/s, the law's speed
+        self.speed = [0.0] * self.wheels      # rad/s, the response's at ``self.t``
+        self.behind = [0.0] * self.wheels     # rad, the response's angle minus the commanded one
+        self.commanded = [0.0] * self.wheels  # rad/s, held since ``self.t``
+        self.t: float | None = None           # s, sim time the state is at
+
+    @property
+    def settled(self) -> bool:
+        """Speed and angle caught up with the target: the command is the target until it
+        changes."""
+        return all(abs(v - t) < self.SETTLED_RAD_S and abs(b) < self.SETTLED_RAD_S * self.tau
+                   for v, t, b in zip(self.speed, self.target, self.behind))
+
+    def set_target(self, target: Sequence[float], at: float) -> None:
+        """The law's speeds from sim time ``at`` on (a step already past ``at`` keeps its time)."""
+        self._advance(at if self.t is None else max(at, self.t))
+        self.target = [float(v) for v in target]
+
+    def step(self, now: float, period: float) -> list[float]:
+        """The speeds to command (rad/s) from sim time ``now`` for about ``period`` seconds."""
+        self._advance(now)
+        if self.settled:
+            self.speed, self.behind = list(self.target), [0.0] * self.wheels
+            self.commanded = list(self.target)
+        else:
+            decay = math.exp(-period / self.tau)
+            mean = self.tau / period * (1.0 - decay)
+            self.commanded = [t + (v - t) * mean + b / self.tau
+                              for v, t, b in zip(self.speed, self.target, self.behind)]
+        return list(self.commanded)
+
+    def _advance(self, now: float) -> None:
+        if self.t is None or now < self.t:  # the first step, or the clock went back (a reset)
+            self.t = now
+        dt = now - self.t
+        if dt == 0.0:
+            return
+        decay = math.exp(-dt / self.tau)
+        for k, target in enumerate(self.target):
+            gap = self.speed[k] - target
+            self.behind[k] += target * dt + gap * self.tau * (1.0 - decay) - self.commanded[k] * dt
+            self.speed[k] = target + gap * decay
+        self.t = now
 
 
 def pan_tilt_time(delta_deg: float, speed: float, coeffs: Sequence[float]) -> float:

@@ -1,6 +1,7 @@
 """The calibrated laws against the spec's own unit values (specs/robobo.md 4.1, 4.2, R12)."""
 import math
 
+import numpy as np
 import pytest
 
 from robobo_api.motor_laws import (PAN_PRESETS, TILT_PRESETS, WHEEL_PRESETS, WheelMotor,
@@ -44,30 +45,58 @@ def test_presets_differ_and_exist():
     assert wheel_omega(60, 3, WHEEL_PRESETS['code']) == pytest.approx(7.352, rel=0.005)
 
 
+def run_timed_move(motor, omega, start_s, move_s, stamps):
+    """A timed move through ``motor`` as the node runs it: requested at ``start_s``, stepped at
+    each state's ``stamps`` (each command holds until the next stamp, as the simulator waits for
+    it), ended at the first stamp past its due time, run until it settles; the angle the held
+    commands turned (rad per wheel), and every command of wheel 0."""
+    angle, commands, started, ended = [0.0, 0.0], [], False, False
+    for now, after in zip(stamps, stamps[1:]):
+        if not started and now >= start_s:
+            motor.set_target([omega, -omega], start_s)
+            started = True
+        if started and not ended and now >= start_s + move_s:
+            motor.set_target([0.0, 0.0], start_s + move_s)
+            ended = True
+        command = motor.step(now, after - now)
+        commands.append(command[0])
+        angle = [a + c * (after - now) for a, c in zip(angle, command)]
+        if ended and motor.settled:
+            return angle, commands
+    raise AssertionError('the motor never settled')
+
+
 def test_wheel_motor_lags_first_order_and_turns_the_laws_angle():
     """R12's optional motor: the speed follows the law's with exp(-t/tau); a timed move run
     through it (start, then stop once the time is up) turns the wheel by the law's angle."""
-    tau, omega, periods = 0.1, wheel_omega(60, 1), 500   # a 1 s move
+    tau, omega, period = 0.1, wheel_omega(60, 1), 0.01   # a 1 s move, 100 Hz states
     motor = WheelMotor(tau)
-    motor.target = [omega, -omega]
-    angle = [0.0, 0.0]
-    for k in range(1, periods + 1):
-        commanded, settled = motor.step()
-        angle = [a + c * WheelMotor.PERIOD_S for a, c in zip(angle, commanded)]
-        if k == 50:  # 0.1 s = tau: 63 % of the way
-            assert motor.speed[0] == pytest.approx(omega * (1 - math.exp(-1)), rel=1e-9)
-    assert not settled and motor.speed[1] == pytest.approx(-omega, rel=1e-4)
-    motor.target = [0.0, 0.0]
-    while not settled:
-        commanded, settled = motor.step()
-        angle = [a + c * WheelMotor.PERIOD_S for a, c in zip(angle, commanded)]
+    motor.set_target([omega, -omega], 0.0)
+    for k in range(1, 11):
+        motor.step(k * period, period)
+    assert motor.speed[0] == pytest.approx(omega * (1 - math.exp(-1)), rel=1e-9)  # 0.1 s: 63 %
+    motor.reset()
+    angle, _ = run_timed_move(motor, omega, 0.0, 1.0, [k * period for k in range(500)])
     assert motor.speed == [0.0, 0.0]
     assert angle == pytest.approx([omega * 1.0, -omega * 1.0], abs=WheelMotor.SETTLED_RAD_S * tau)
-    motor.target = [omega, omega]
     motor.reset()
     assert motor.target == motor.speed == [0.0, 0.0]
     with pytest.raises(ValueError, match='time constant: expected > 0 s, got 0'):
         WheelMotor(0.0)
+
+
+def test_wheel_motor_turns_the_laws_angle_however_its_steps_fall():
+    """In CI robobopy's moveWheelsByTime(30, 30, 1.5) turned 301-341 deg for the law's 318 under
+    real ROS: the move started when its request came and ended when a late timer fired. With the
+    request between two states, the end due between two others and states 10-50 ms apart, the
+    motor still turns the law's angle (what the held commands missed is made up), and no command
+    goes past the law's speed or backwards (nothing skids)."""
+    tau, omega = 0.1, wheel_omega(30, 1.5)
+    rng = np.random.default_rng(7)
+    stamps = list(np.cumsum(rng.choice([0.01, 0.01, 0.02, 0.05], size=400)))
+    angle, commands = run_timed_move(WheelMotor(tau), omega, 0.1234, 1.5, stamps)
+    assert angle == pytest.approx([omega * 1.5, -omega * 1.5], abs=WheelMotor.SETTLED_RAD_S * tau)
+    assert 0.0 <= min(commands) and max(commands) <= omega
 
 
 @pytest.mark.parametrize('name', ['pan', 'tilt'])

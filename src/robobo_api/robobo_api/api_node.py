@@ -253,7 +253,7 @@ class RoboboApi(rclpy.node.Node):
 
     def _end_wheel_move(self) -> None:
         self._end_wheel_timer()
-        # from when it was due: the motor makes up what ran on (a late timer, a state past it)
+        # from when it was due: the motor makes up what ran on (a late timer or command period)
         self._drive_wheels([0.0, 0.0], self._wheel_end_s)  # the motors hold the wheels (MINT)
         self.unlock_pub.publish(Int16(data=self._wheel_unlock))
 

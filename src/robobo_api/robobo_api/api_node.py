@@ -169,10 +169,11 @@ class RoboboApi(rclpy.node.Node):
     def _on_command_period(self) -> None:
         """All four joints' commands, stamped: the wheel motor's for this period."""
         now = self.get_clock().now()
-        if self._wheel_timer is not None and now.nanoseconds * 1e-9 >= self._wheel_end_s:
+        now_s = now.nanoseconds * 1e-9
+        if self._wheel_timer is not None and now_s >= self._wheel_end_s:
             self._end_wheel_move()  # due: the end timer has not run yet
         if self._wheel_ramping:
-            self._velocity[:2] = self._wheel_motor.step(now.nanoseconds * 1e-9, COMMAND_PERIOD_S)
+            self._velocity[:2] = self._wheel_motor.step(now_s, COMMAND_PERIOD_S)
             self._wheel_ramping = not self._wheel_motor.settled
         command = JointState(name=list(JOINTS), velocity=list(self._velocity))
         command.header.stamp = now.to_msg()  # the simulator syncs on it (ROS)

@@ -47,9 +47,9 @@ def test_presets_differ_and_exist():
 
 def run_timed_move(motor, omega, start_s, move_s, stamps):
     """A timed move through ``motor`` as the node runs it: requested at ``start_s``, stepped at
-    each state's ``stamps`` (each command holds until the next stamp, as the simulator waits for
-    it), ended at the first stamp past its due time, run until it settles; the angle the held
-    commands turned (rad per wheel), and every command of wheel 0."""
+    the sim times ``stamps`` (each command holds until the next, as the simulator waits for it),
+    ended at the first step past its due time, run until it settles; the angle the held commands
+    turned (rad per wheel), and every command of wheel 0."""
     angle, commands, started, ended = [0.0, 0.0], [], False, False
     for now, after in zip(stamps, stamps[1:]):
         if not started and now >= start_s:
@@ -69,7 +69,7 @@ def run_timed_move(motor, omega, start_s, move_s, stamps):
 def test_wheel_motor_lags_first_order_and_turns_the_laws_angle():
     """R12's optional motor: the speed follows the law's with exp(-t/tau); a timed move run
     through it (start, then stop once the time is up) turns the wheel by the law's angle."""
-    tau, omega, period = 0.1, wheel_omega(60, 1), 0.01   # a 1 s move, 100 Hz states
+    tau, omega, period = 0.1, wheel_omega(60, 1), 0.01   # a 1 s move, 100 Hz steps
     motor = WheelMotor(tau)
     motor.set_target([omega, -omega], 0.0)
     for k in range(1, 11):
@@ -88,7 +88,7 @@ def test_wheel_motor_lags_first_order_and_turns_the_laws_angle():
 def test_wheel_motor_turns_the_laws_angle_however_its_steps_fall():
     """In CI robobopy's moveWheelsByTime(30, 30, 1.5) turned 301-341 deg for the law's 318 under
     real ROS: the move started when its request came and ended when a late timer fired. With the
-    request between two states, the end due between two others and states 10-50 ms apart, the
+    request between two steps, the end due between two others and steps 10-50 ms apart, the
     motor still turns the law's angle (what the held commands missed is made up), and no command
     goes past the law's speed or backwards (nothing skids)."""
     tau, omega = 0.1, wheel_omega(30, 1.5)

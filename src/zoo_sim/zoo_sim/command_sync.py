@@ -19,7 +19,7 @@ REGULAR = 3  # equal intervals in a row that make a source periodic
 
 
 class CommandSync:
-    def __init__(self, timeout_s: float = 0.5):
+    def __init__(self, timeout_s: float = 0.1):
         self.timeout_s = timeout_s
         self._last: dict[object, int] = {}
         self._intervals: dict[object, list[int]] = {}

@@ -220,8 +220,10 @@ class DynamixelBackend:
         raise SimConfigError(line)
 
     # -- commands ------------------------------------------------------------------------------
-    def servo_goals(self, robot: str, joints: np.ndarray, positions: np.ndarray) -> int:
-        """Goal positions (rad) by joint index, sent at the next bus cycle; NaN/inf dropped."""
+    def servo_goals(self, robot: str, joints: np.ndarray, positions: np.ndarray,
+                    stamp_ns: int = 0) -> int:
+        """Goal positions (rad) by joint index, sent at the next bus cycle, however late they
+        were computed (``stamp_ns``: a real servo takes a goal when written); NaN/inf dropped."""
         problem = self.core.set_targets([self.joints[i] for i in joints], positions.tolist(),
                                         self.sim_ns * 1e-9)
         if problem and self.core.rejected_targets == 1:  # said once; counted in metrics

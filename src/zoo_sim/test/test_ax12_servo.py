@@ -106,6 +106,28 @@ def test_goals_are_consumed_at_10_hz():
     assert s.latches == before + 1
 
 
+
+@pytest.mark.parametrize('stamp_step, seen_after_step', [
+    (100, 103),   # computed for the tick at 0.1 s, arrived 3 steps after it: taken at once
+    (99, 103),    # computed just before that tick: the tick would have consumed it
+    (101, 201),   # computed after the tick: the step that starts at the next one, as in lockstep
+    (0, 201)])    # unstamped: the same
+def test_a_stamped_goal_that_missed_its_tick_is_taken_on_arrival(stamp_step, seen_after_step):
+    """A goal stamped at or before the last tick but written after it (under real ROS, a command
+    that reached the simulator late) is consumed at once, as that tick would have consumed it;
+    left for the next tick, the command after it would overwrite it and the servo would never
+    see it (a lost 10 Hz goal made a launched lateral roll go 0.21-0.25 m for 0.158)."""
+    ph = snake()
+    s = ph.robots['snake'].servos
+    ph.advance(103)  # 1 ms steps: the tick at step 100 has gone
+    before = s.latches
+    ph.servo_goals('snake', np.array([3]), np.array([0.2]), stamp_ns=stamp_step * ph.step_ns)
+    while ph.steps < seen_after_step:
+        assert s.goal[3] == 0.0, ph.steps
+        ph.advance(1)
+    assert s.goal[3] == pytest.approx(from_register(to_register(0.2)))
+    assert s.latches == before + (ph.steps > 103)  # a late goal takes its tick's place
+
 def test_quantised_position_and_clamped_goals():
     """R11 quantisation (1024 steps over 300 deg) and R3 (a goal of 80 deg stays within 60)."""
     ph = snake()

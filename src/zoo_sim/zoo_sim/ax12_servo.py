@@ -29,6 +29,8 @@ Dynamixel emulator's simulated bus publishes as a client writes the registers.
 
 Goals are register values: 1024 steps over 300 deg (spec §11 #4), centre 512 = 0 rad, clamped to
 the joint's range, consumed at ``goal_rate`` (10 Hz, R10) by the backend at fixed physics steps.
+A goal computed for a consumption it reached too late (under real ROS, a command the simulator
+did not wait for) is consumed on arrival: in lockstep that consumption would have taken it.
 Positions read back quantised the same way (R11); effort is the motor's torque on the datasheet's
 scale (the actuators' sum / gain minus the back-EMF) in place of the AX-12's load.
 """
@@ -272,14 +274,20 @@ class Ax12Servos:
         self.latch()
         self.latches = 0
 
-    def set_goals(self, joints: np.ndarray, rad: np.ndarray) -> None:
-        """Write goal registers (consumed at the next latch), clamped to the joint's range."""
+    def set_goals(self, joints: np.ndarray, rad: np.ndarray, late: bool = False) -> None:
+        """Write goal registers (consumed at the next latch), clamped to the joint's range.
+        ``late``: goals meant for the latch that has just passed (computed at or before it),
+        consumed at once in its place; left for the next latch, the goals written before it
+        would overwrite them and the servos would never see them."""
         lo, hi = from_register(self.reg_lo[joints]), from_register(self.reg_hi[joints])
         exact = np.clip(np.asarray(rad, dtype=float), lo, hi)
         if self.params.quantise:
             exact = from_register(to_register(exact))
         self.exact[joints] = exact
         self.register[joints] = to_register(exact)
+        if late:
+            self.goal[joints] = exact
+            self._write_goal()
 
     def latch(self) -> None:
         """The servos consume their goal registers (at ``goal_rate``)."""

@@ -138,6 +138,7 @@ class MujocoPhysics:
             raise SimConfigError(f'servo goal_rate: one rate per world, got {sorted(rates)}')
         self._servo_steps = (max(1, int(round(1.0 / (rates.pop() * m.opt.timestep))))
                              if rates else 0)
+        self._servo_tick_ns = -1  # sim ns at which the servos last consumed their goals
         # a robot alone among static things is on one side of every contact (two static geoms
         # never collide): its penetration is then the deepest contact, no per-contact masking
         dynamic = m.body_weldid[m.geom_bodyid] != 0
@@ -255,6 +256,7 @@ class MujocoPhysics:
             if servo_steps and done % servo_steps == 0:
                 for servos in self._servos:
                     servos.latch()
+                self._servo_tick_ns = self.sim_ns + (done - self.steps) * self.step_ns
             k = min(n, CORRECTION_PERIOD_STEPS - phase)
             if servo_steps:
                 k = min(k, servo_steps - done % servo_steps)
@@ -354,6 +356,7 @@ class MujocoPhysics:
         for r in self.robots.values():
             if r.servos is not None:
                 r.servos.reset()
+        self._servo_tick_ns = -1  # a goal sent before the reset is not taken late after it
         mujoco.mj_forward(m, d)
         self.sensors_fresh = True
         self.resets += 1
@@ -528,16 +531,20 @@ class MujocoPhysics:
             q = r.encoder_noise.apply(q, r.encoder_bias, r.rng)
         return q, d.qvel[r.dadr], r.motors.effort()
 
-    def servo_goals(self, robot: str, joints: np.ndarray, positions: np.ndarray) -> int:
+    def servo_goals(self, robot: str, joints: np.ndarray, positions: np.ndarray,
+                    stamp_ns: int = 0) -> int:
         """Goal positions (rad) for a robot with servos; written into the goal registers, which
-        the servos consume at their goal rate. NaN/inf are dropped; returns how many were taken."""
+        the servos consume at their goal rate. Goals computed for sim time ``stamp_ns`` at or
+        before the last consumption (a command that reached the simulator late; 0: unstamped)
+        are consumed at once, as that consumption would have. NaN/inf are dropped; returns how
+        many were taken."""
         r = self.robot(robot)
         if r.servos is None:
             raise SimConfigError(f"robot '{robot}' has no servos (set robots.{robot}.servo)")
         joints = np.asarray(joints, dtype=int)
         positions = np.asarray(positions, dtype=float)
         ok = np.isfinite(positions)
-        r.servos.set_goals(joints[ok], positions[ok])
+        r.servos.set_goals(joints[ok], positions[ok], late=0 < stamp_ns <= self._servo_tick_ns)
         return int(ok.sum())
 
     def servo_settings(self, robot: str, joints: np.ndarray, torque_enable: np.ndarray,

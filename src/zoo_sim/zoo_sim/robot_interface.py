@@ -85,7 +85,9 @@ class RobotBackend(Protocol):
     # tau = kp (q_d - q) + kd (dq_d - dq) + effort clamped to the effort limit at every step;
     # the node shell subscribes /<robot>/joint_pd_commands only where a backend has it
     # optional, for robots whose RobotInfo.servo_goals is true (servos in position mode):
-    # servo_goals(robot, joints, positions) -> int, goal positions (rad) taken, NaN/inf dropped;
+    # servo_goals(robot, joints, positions, stamp_ns=0) -> int, goal positions (rad) taken,
+    # NaN/inf dropped; stamp_ns: the sim time they were computed for (0: unstamped), so that a
+    # goal that arrives after the servos' consumption it was meant for is not lost;
     # the node shell subscribes /<robot>/joint_targets only for those robots
     # optional for those: servo_settings(robot, joints, torque_enable, speed_limit, torque_limit),
     # a bus's RAM settings in SI (torque off = limp, rad/s cap with 0 = none, torque fraction);

@@ -638,8 +638,10 @@ class _RobotIO:
         """Servo goal positions by joint name."""
         idx = self._indices('joint_targets', msg.name, {'position': msg.position}, required=True)
         if idx is not None:
-            self._sync_note('joint_targets', msg.header.stamp)
-            self._physics.servo_goals(self.name, idx, np.asarray(msg.position, dtype=float))
+            stamp = msg.header.stamp
+            self._sync_note('joint_targets', stamp)
+            self._physics.servo_goals(self.name, idx, np.asarray(msg.position, dtype=float),
+                                      stamp_ns=stamp.sec * 1_000_000_000 + stamp.nanosec)
 
     def _servo_settings(self, msg: ServoSettings) -> None:
         """Torque enable, speed and torque limits by joint name (a bus's RAM registers)."""

@@ -41,6 +41,7 @@ import numpy as np
 
 from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
+from zoo_runtime.tick_time import tick_time
 from zoo_runtime.interfaces.nav_msgs.msg import Odometry
 from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.std_msgs.msg import String
@@ -108,7 +109,8 @@ class GaitPlayer(Node):
 
     def _init_legs(self, entry: LegProtocol, values: dict) -> None:
         """A timed protocol: the gait plans its legs from its parameters; commands on a timer
-        from t = 0; the run may end when the legs are done (``robozoo_finished``)."""
+        from t = 0, or from the first tick someone subscribes them; the run may end when the
+        legs are done (``robozoo_finished``)."""
         plan = entry.plan(values, self.get_name())
         self._targets_pub = self.create_publisher(JointState, 'joint_targets', 10)
         self.legs = LegPlayback(plan, self._publish)
@@ -116,7 +118,21 @@ class GaitPlayer(Node):
             self.create_subscription(plan.observer.msg_type, plan.observer.topic,
                                      self.legs.on_message, 10)
         self.robozoo_finished = self.legs.finished
-        self.create_timer(plan.interval, self.legs.step)
+        self._tick = None  # in a timer's call, the tick it was due at (_now)
+        self._legs_timer = self.create_timer(plan.interval, self._legs_step)
+
+    def _legs_step(self) -> None:
+        if self.legs.tick == 0 and self._targets_pub.get_subscription_count() == 0:
+            # under ROS the simulator's or bus's subscription is discovered a moment after
+            # start: a goal sent before is lost, and a gait without its first goals is another
+            self.get_logger().info(f'waiting for a subscriber on {self._targets_pub.topic_name} '
+                                   'to start the gait', once=True)
+            return
+        self._tick = tick_time(self._legs_timer)
+        try:
+            self.legs.step()
+        finally:
+            self._tick = None
 
     def _init_walk(self, generator: str, entry, schema: parameter_schema.Schema,
                    values: dict) -> None:
@@ -164,6 +180,7 @@ class GaitPlayer(Node):
         self.last_statistics: WalkStatistics | None = None
         self._limits: dict[str, tuple[float, float]] = {}
         self._timer = None
+        self._tick = None  # in a timer's call, the tick it was due at (_now)
         self._k = 0
         self._t0_ns = 0
         self._settle_until_ns = 0
@@ -352,13 +369,13 @@ class GaitPlayer(Node):
 
     def _publish(self, names, positions) -> None:
         msg = JointState(name=list(names), position=positions)
-        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.header.stamp = self._now().to_msg()
         self._targets_pub.publish(msg)
 
     def _publish_pd(self, q, dq, tau) -> None:
         msg = JointPDCommand(name=list(self.walk.joints), position=q, velocity=dq, effort=tau,
                              kp=self.walk.kp, kd=self.walk.kd)
-        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.header.stamp = self._now().to_msg()
         self._pd_pub.publish(msg)
 
     def _set_timer(self, period: float | None, callback=None) -> None:
@@ -367,10 +384,22 @@ class GaitPlayer(Node):
             self.destroy_timer(self._timer)
             self._timer = None
         if period is not None:
-            self._timer = self.create_timer(period, callback)
+            self._timer = self.create_timer(period, lambda: self._on_timer(callback))
+
+    def _on_timer(self, callback) -> None:
+        self._tick = tick_time(self._timer)
+        try:
+            callback()
+        finally:
+            self._tick = None
+
+    def _now(self):
+        """Sim time; in a timer's call the tick it was due at, however late a loaded machine
+        runs it (what the commands are computed for and stamped with: zoo_runtime.tick_time)."""
+        return self._tick if self._tick is not None else self.get_clock().now()
 
     def _now_ns(self) -> int:
-        return self.get_clock().now().nanoseconds
+        return self._now().nanoseconds
 
     def _on_description(self, msg: String) -> None:
         self._urdf = msg.data

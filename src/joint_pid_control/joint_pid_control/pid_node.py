@@ -24,6 +24,7 @@ from .control_loop import DEFAULT_GAINS, DEFAULT_RATE_HZ, ControlLoop
 from .joint_limits import KEYS as LIMIT_KEYS
 from .joint_limits import JointLimits, limits_from_params, limits_from_urdf
 from zoo_runtime.entry import spin_node
+from zoo_runtime.tick_time import tick_time
 from .params import GAIN_KEYS, ParameterError, parse_gains
 
 Node = rclpy.node.Node
@@ -186,7 +187,7 @@ class JointPidController(Node):
     def _tick(self) -> None:
         if self.loop is None:
             return
-        now = self.get_clock().now()
+        now = tick_time(self._timer)  # late on a loaded machine, it still computes for its tick
         cmd, clamped, silent, back = self.loop.tick(now.nanoseconds)
         self.ticks += 1
         log = self.get_logger()

@@ -33,6 +33,7 @@ import math
 
 from zoo_runtime import parameter_schema, rclpy
 from zoo_runtime.entry import spin_node
+from zoo_runtime.tick_time import tick_time
 from zoo_runtime.interfaces.geometry_msgs.msg import Accel, Quaternion, Vector3
 from zoo_runtime.interfaces.opencv_apps.msg import Point2D
 from zoo_runtime.interfaces.robobo_msgs.msg import (Blob, IRs, MovePanTiltCommand,
@@ -117,7 +118,7 @@ class RoboboApi(rclpy.node.Node):
         self.create_subscription(ResetWheelsCommand, 'resetWheelsCommand',
                                  lambda _msg: self.reset_wheels(), 10)
         self._effects()
-        self.create_timer(COMMAND_PERIOD_S, self._on_command_period)
+        self._command_timer = self.create_timer(COMMAND_PERIOD_S, self._on_command_period)
         self._state_timer = None
         if p['state_rate'] > 0:
             self._state_timer = self.create_timer(1.0 / p['state_rate'], self._publish_state)
@@ -168,7 +169,7 @@ class RoboboApi(rclpy.node.Node):
 
     def _on_command_period(self) -> None:
         """All four joints' commands, stamped: the wheel motor's for this period."""
-        now = self.get_clock().now()
+        now = tick_time(self._command_timer)  # late on a loaded machine: for its tick
         now_s = now.nanoseconds * 1e-9
         if self._wheel_timer is not None and now_s >= self._wheel_end_s:
             self._end_wheel_move()  # due: the end timer has not run yet

@@ -55,3 +55,50 @@ def test_a_leg_without_link_poses_is_not_measured_and_one_with_them_is():
     meter.begin_leg(1)
     measured = meter.end_leg('reversed')
     assert math.isfinite(measured['max_roll_deg']) and measured['along_m'] == 0.0
+
+
+class _Still:
+    """Physics that only lets sim time pass (1 ms steps)."""
+    step_ns = 1_000_000
+
+    def advance(self, n):
+        pass
+
+
+def test_the_player_starts_the_gait_at_the_first_tick_someone_subscribes_its_goals():
+    """Under real ROS the simulator's subscription is discovered a moment after the player
+    starts, and a goal sent before is lost (a lateral roll that lost its first goal went 0.245 m
+    for 0.158): the gait waits for a subscriber, then plays from its first sample, each goal
+    stamped with its tick."""
+    from zoo_runtime import EMBEDDED, rclpy
+    if not EMBEDDED:
+        pytest.skip('lockstep tests need the embedded runtime')
+    from zoo_runtime.embedded.executors import LockstepExecutor
+    from zoo_runtime.interfaces.sensor_msgs.msg import JointState
+    from gait_player.player_node import GaitPlayer
+    P = rclpy.parameter.Parameter
+    ctx = rclpy.context.Context()
+    rclpy.init(context=ctx)
+    player = GaitPlayer(context=ctx, namespace='/snake', parameter_overrides=[
+        P('use_sim_time', value=True), P('generator', value='snake_gait'),
+        P('gait', value='lateral_rolling')])
+    ex = LockstepExecutor(context=ctx)
+    ex.add_node(player)
+    ex.set_physics(_Still())
+    try:
+        ex.spin_until(350_000_000)
+        assert player.legs.tick == 0
+        got = []
+        listener = rclpy.create_node('bus', context=ctx, parameter_overrides=[
+            P('use_sim_time', value=True)])
+        listener.create_subscription(JointState, '/snake/joint_targets', got.append, 10)
+        ex.add_node(listener)
+        ex.spin_until(650_000_000)
+        stamps = [m.header.stamp.sec * 1_000_000_000 + m.header.stamp.nanosec for m in got]
+        assert stamps == [400_000_000, 500_000_000, 600_000_000]
+        first = player.legs.plan.legs[0].generator.sample_rad(0)
+        assert got[0].position.tolist() == pytest.approx([float(a) for a in first])
+        assert player.legs.tick == 3
+    finally:
+        ex.shutdown()
+        rclpy.shutdown(context=ctx)

@@ -85,6 +85,32 @@ def test_sim_time_timer_fires_as_clock_advances(rt):
     assert fired == [500_000_000, 1_000_000_000]
 
 
+
+def test_tick_time_is_the_instant_a_late_call_was_due(rt):
+    """zoo_runtime.tick_time: however late the executor runs a sim-time timer's callback (the
+    clock jumped past its tick, or past several), the instant the call was due, on the timer's
+    grid; what a controller stamps so that the simulator's command sync sees exact periods."""
+    from zoo_runtime.tick_time import tick_time
+    P = rt.rclpy.parameter.Parameter
+    sim = rt.node('tick_timer', parameter_overrides=[P('use_sim_time', value=True)])
+    driver = rt.node('tick_timer_driver')
+    pub = driver.create_publisher(rt.msg('rosgraph_msgs/msg/Clock'), '/clock', 10)
+    fired = []
+    timer = None
+
+    def on_tick():
+        fired.append((sim.get_clock().now().nanoseconds, tick_time(timer).nanoseconds))
+    timer = sim.create_timer(0.5, on_tick)
+    ex = rt.executor(sim, driver)
+    assert rt.spin_until(ex, lambda: pub.get_subscription_count() >= 1)
+    for ms in (100, 700, 1000, 2300):
+        pub.publish(_clock_msg(rt, ms * 1_000_000))
+        assert rt.spin_until(ex, lambda: sim.get_clock().now().nanoseconds == ms * 1_000_000)
+        rt.spin_for(ex, 0.02)
+    assert fired == [(700_000_000, 500_000_000), (1_000_000_000, 1_000_000_000),
+                     (2_300_000_000, 2_000_000_000)]
+    assert tick_time(timer).nanoseconds == 2_000_000_000  # between calls: the last tick
+
 def test_wall_timer_fires_and_can_be_cancelled_and_reset(rt):
     node = rt.node('wall_timer')
     count = [0]

@@ -252,3 +252,41 @@ def test_stance_forces_stay_in_the_pyramid_and_press_down():
                   pos=BASE + [0.0, 0.2, 0.1], vel=np.array([0.0, 1.0, 1.0]))
     for f in out[stance]:
         assert f[2] >= 2.0 - 1e-12 and np.hypot(f[0], f[1]) <= 0.4 * f[2] + 1e-12
+
+
+def test_foot_heights_aim_the_swing_foot_at_its_touchdown_from_the_measured_body(urdf):
+    """Issue 28: a body 5 mm high and rolled 0.02 rad (as the trot's is at a touchdown) lifts a
+    swing foot that the plan's angles put on the ground; over the last ``aim_s`` of the swing
+    its height target moves (smoothstep) to ``depth`` below the planned touchdown, seen from the
+    measured body, and its x, y stay the law's. A landed foot is held at the planned height.
+    Legs not asked keep their targets; outside the window the swing keeps the law."""
+    from trajectory_optimizer.tracking import FootHeights, PlanState
+    kin = kinematics(urdf, radius=0.02)
+    t, contact = trot_contact()  # FL swings 0.10-0.19, touches down at 0.20
+    base, rpy = np.array([0.0, 0.0, 0.32]), np.zeros(3)
+    feet = NOMINAL + [0, 0, 0.32]
+    feet[:, 2] = 0.0
+    q_plan, _ = kin.ik(base, rpy, feet, STAND)
+    measured, tilt = base + [0, 0, 0.005], np.array([0.02, 0.0, 0.0])
+    law = kin.foot_positions(measured, tilt, q_plan)
+    assert law[0, 2] > 0.005  # the problem: the law's FL foot is above the ground
+    heights = FootHeights(kin, t, contact, aim_s=0.08, depth=0.005)
+    plan = PlanState(base, rpy, feet, contact[15])
+
+    np.testing.assert_array_equal(heights.swing(0, 0.10, plan, measured, tilt, q_plan), q_plan)
+    q = heights.swing(0, 0.15, plan, measured, tilt, q_plan)
+    s = 1.0 - 0.05 / 0.08
+    w = s * s * (3 - 2 * s)
+    got = kin.foot_positions(measured, tilt, q)
+    np.testing.assert_allclose(got[0], [*law[0, :2], (1 - w) * law[0, 2] - w * 0.005], atol=1e-6)
+    np.testing.assert_array_equal(q[3:], q_plan[3:])
+    at_touchdown = kin.foot_positions(measured, tilt, heights.swing(0, 0.1999, plan, measured,
+                                                                    tilt, q_plan))
+    assert at_touchdown[0, 2] == pytest.approx(-0.005, abs=1e-5)
+    off = FootHeights(kin, t, contact, aim_s=0.0, depth=0.005)
+    np.testing.assert_array_equal(off.swing(0, 0.19, plan, measured, tilt, q_plan), q_plan)
+
+    q = heights.stance(1, plan, measured, tilt, q_plan)  # FR is down at 0.15
+    got = kin.foot_positions(measured, tilt, q)
+    np.testing.assert_allclose(got[1], [*law[1, :2], 0.0], atol=1e-6)
+    np.testing.assert_array_equal(np.delete(q, [3, 4, 5]), np.delete(q_plan, [3, 4, 5]))

@@ -52,8 +52,9 @@ from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 
 from zoo_sim import WORLD_GRAVITY_TOPIC, WORLD_TOPIC
 
-from .tracking import (JointTrajectory, LegKinematics, PlanSampler, SlipMeter, StanceForces,
-                       StanceShift, interpolate, plan_to_joints, reshape_swings, rpy_matrix)
+from .tracking import (FootHeights, JointTrajectory, LegKinematics, PlanSampler, SlipMeter,
+                       StanceForces, StanceShift, interpolate, plan_to_joints, reshape_swings,
+                       rpy_matrix)
 
 Node = rclpy.node.Node
 
@@ -61,6 +62,7 @@ LEG_JOINTS = ('hip', 'thigh', 'calf')
 # m: a stance foot this close to its planned height has landed (the contact point's height from
 # the measured base and joints; the sphere rests ~0.1 mm deep)
 LANDED_WITHIN = 0.003
+EARTH_G = 9.80665  # m/s^2: landing_aim_depth is given for it
 # wall seconds the node waits for the world's gravity: the simulator's start-up under ros2 launch
 WORLD_WAIT_S = 60.0
 
@@ -86,6 +88,8 @@ class PlanTracker(Node):
         self.stance_force = p['stance_force']
         self.stance_kp, self.stance_kd = p['stance_kp_scale'], p['stance_kd_scale']
         self.landing_depth = p['landing_depth']
+        self.foot_heights = p['foot_heights']
+        self.landing_aim_s, self.landing_aim_depth = p['landing_aim_s'], p['landing_aim_depth']
         self.base_twist: tuple[np.ndarray, np.ndarray] | None = None  # world linear, angular
         self.base_rot: np.ndarray | None = None  # world-from-base, with base_pose and base_twist
 
@@ -202,6 +206,9 @@ class PlanTracker(Node):
         self.stancer = (StanceForces(float(p['mass']), np.asarray(p['inertia']))
                         if self.stance_force else None)
         self.landed = np.zeros(len(model.feet), bool)
+        self.heights = (FootHeights(kin, p['t'], p['contact'], self.landing_aim_s,
+                                    self.landing_aim_depth * float(p['gravity']) / EARTH_G)
+                        if self.stance_force and self.foot_heights else None)
         if self.base_feedback and not self.stance_force:
             self.shifter = StanceShift(kin, p['t'], p['contact'], self.shift_gain,
                                        self.shift_limit)
@@ -290,7 +297,9 @@ class PlanTracker(Node):
         feet) as torques -J^T f, and a ``stance_kp_scale`` / ``stance_kd_scale`` share of their
         PD gains. A foot the plan has down that has not landed yet (the body tilted or high)
         reaches, stiffly and without force, for its planned point ``landing_depth`` below the
-        ground, solved from the measured base; the landed feet share the wrench meanwhile.
+        ground, solved from the measured base; the landed feet share the wrench meanwhile. With
+        ``foot_heights`` (``tracking.FootHeights``) the swing feet are aimed at their touchdown
+        and the landed ones held at the planned height, from the measured base.
         ``plan`` is the plan at plan time ``k``, ``feet`` the measured contact points."""
         p = self.plan
         forces_plan = interpolate(self.sampler.t, np.asarray(p['foot_force']), k)
@@ -309,7 +318,12 @@ class PlanTracker(Node):
                 kp[leg] *= self.stance_kp
                 kd[leg] *= self.stance_kd
                 tau[leg] = tau_f[leg]
-            elif plan.contact[i]:  # late: reach for the planned foot from the measured base
+                if self.heights is not None:
+                    q[leg] = self.heights.stance(i, plan, pos, rpy, q)[leg]
+            elif not plan.contact[i]:  # swinging
+                if self.heights is not None:
+                    q[leg] = self.heights.swing(i, k, plan, pos, rpy, q)[leg]
+            else:  # late: reach for the planned foot from the measured base
                 which = np.zeros(len(self.kin.legs), bool)
                 which[i] = True
                 q_i, _ = self.kin.ik(pos, rpy, plan.foot_pos - [0.0, 0.0, self.landing_depth],
@@ -328,7 +342,8 @@ class PlanTracker(Node):
                'gravity': float(p['gravity']), 'solve_time_s': float(p['solve_time_s']),
                'iterations': int(p['iterations']), 'commands': self.sent,
                'ik_error_m': self.ik_error, 'base_feedback': self.base_feedback,
-               'stance_force': self.stance_force, 'swing_warp': float(self.swing_warp),
+               'stance_force': self.stance_force, 'foot_heights': self.foot_heights,
+               'swing_warp': float(self.swing_warp),
                'playback_speed': float(self.speed),
                'command_lead_s': float(self.lead_s)}
         if self.errors:

@@ -463,3 +463,49 @@ class StanceForces:
                 f[:2] *= self.mu * f[2] / tangential
             out[i] = f
         return out
+
+
+class FootHeights:
+    """Issue 28: the legs' targets put the feet at the plan's heights in the world, from the
+    measured base, whatever the body's height and tilt; horizontally they stay where the
+    open-loop law puts them. During a two-foot stance the body turns about the diagonal of its
+    stance feet, which their forces cannot resist, and rides 4-5 mm high: the swing feet, aimed
+    from the plan's body, were then 10-16 mm above the ground at their touchdown and landed
+    5-19 ms late (a stance is in contact 98 % of its time with 6.5 ms missing).
+
+    - ``swing``: over the last ``aim_s`` of a swing the foot's height target moves (smoothstep)
+      from the open-loop law's to ``depth`` below the planned touchdown height, so that the
+      foot meets the ground on time and with some speed (aimed at the ground itself, the plan's
+      touchdown speed of about zero left it creeping the last millimetres down).
+    - ``stance``: a landed foot's target is the planned height, not 10-15 mm above the ground
+      where the plan's angles put it from the real body, which the stance PD pulled it up to."""
+
+    def __init__(self, kin: LegKinematics, t: np.ndarray, contact: np.ndarray, aim_s: float,
+                 depth: float):
+        self.kin, self.aim_s, self.depth = kin, float(aim_s), float(depth)
+        self.touchdowns = [np.array([a for a, _ in phases]) for phases in stance_phases(t, contact)]
+
+    def _at_height(self, foot: int, z: float, base_pos, base_rpy, q: np.ndarray) -> np.ndarray:
+        """``q`` with ``foot``'s leg solved to put it at height ``z`` where ``q`` has it in x, y."""
+        target = self.kin.foot_positions(base_pos, base_rpy, q)
+        target[foot, 2] = z
+        which = np.zeros(len(self.kin.legs), bool)
+        which[foot] = True
+        return self.kin.ik(base_pos, base_rpy, target, q, which=which)[0]
+
+    def swing(self, foot: int, plan_t: float, plan: PlanState, base_pos, base_rpy,
+              q: np.ndarray) -> np.ndarray:
+        """Joint targets ``q`` with the swinging ``foot`` aimed at its touchdown, if it is due
+        within ``aim_s``; else ``q``."""
+        ahead = self.touchdowns[foot][self.touchdowns[foot] > plan_t]
+        if self.aim_s <= 0 or not len(ahead) or ahead[0] - plan_t >= self.aim_s:
+            return q
+        s = 1.0 - (ahead[0] - plan_t) / self.aim_s
+        w = s * s * (3.0 - 2.0 * s)
+        z_law = self.kin.foot_positions(base_pos, base_rpy, q)[foot, 2]
+        z = (1.0 - w) * z_law + w * (plan.foot_pos[foot, 2] - self.depth)
+        return self._at_height(foot, z, base_pos, base_rpy, q)
+
+    def stance(self, foot: int, plan: PlanState, base_pos, base_rpy, q: np.ndarray) -> np.ndarray:
+        """Joint targets ``q`` with the landed ``foot`` at its planned height."""
+        return self._at_height(foot, plan.foot_pos[foot, 2], base_pos, base_rpy, q)

@@ -50,6 +50,7 @@ from zoo_runtime.interfaces.sensor_msgs.msg import JointState
 from zoo_runtime.interfaces.std_msgs.msg import String
 from zoo_runtime.interfaces.zoo_interfaces.msg import JointPDCommand
 
+from zoo_description_tools.physics import STANDARD_GRAVITY  # landing_aim_depth is given for it
 from zoo_sim import WORLD_GRAVITY_TOPIC, WORLD_TOPIC
 
 from .tracking import (FootHeights, JointTrajectory, LegKinematics, PlanSampler, SlipMeter,
@@ -62,7 +63,6 @@ LEG_JOINTS = ('hip', 'thigh', 'calf')
 # m: a stance foot this close to its planned height has landed (the contact point's height from
 # the measured base and joints; the sphere rests ~0.1 mm deep)
 LANDED_WITHIN = 0.003
-EARTH_G = 9.80665  # m/s^2: landing_aim_depth is given for it
 # wall seconds the node waits for the world's gravity: the simulator's start-up under ros2 launch
 WORLD_WAIT_S = 60.0
 
@@ -206,8 +206,8 @@ class PlanTracker(Node):
         self.stancer = (StanceForces(float(p['mass']), np.asarray(p['inertia']))
                         if self.stance_force else None)
         self.landed = np.zeros(len(model.feet), bool)
-        self.heights = (FootHeights(kin, p['t'], p['contact'], self.landing_aim_s,
-                                    self.landing_aim_depth * float(p['gravity']) / EARTH_G)
+        aim_depth = self.landing_aim_depth * float(p['gravity']) / STANDARD_GRAVITY
+        self.heights = (FootHeights(kin, p['t'], p['contact'], self.landing_aim_s, aim_depth)
                         if self.stance_force and self.foot_heights else None)
         if self.base_feedback and not self.stance_force:
             self.shifter = StanceShift(kin, p['t'], p['contact'], self.shift_gain,

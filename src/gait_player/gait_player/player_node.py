@@ -100,6 +100,7 @@ class GaitPlayer(Node):
             self.get_logger().warning(f'parameter generator: {generator!r} is now called '
                                       f'{resolve_name(generator)!r}')
         self.legs: LegPlayback | None = None
+        self._tick = None  # in a timer's call, the tick it was due at (_now)
         schema = schema_of(entry)
         values = schema.declare(self, skip=('generator',))
         if isinstance(entry, LegProtocol):
@@ -118,7 +119,6 @@ class GaitPlayer(Node):
             self.create_subscription(plan.observer.msg_type, plan.observer.topic,
                                      self.legs.on_message, 10)
         self.robozoo_finished = self.legs.finished
-        self._tick = None  # in a timer's call, the tick it was due at (_now)
         self._legs_timer = self.create_timer(plan.interval, self._legs_step)
 
     def _legs_step(self) -> None:
@@ -128,11 +128,7 @@ class GaitPlayer(Node):
             self.get_logger().info(f'waiting for a subscriber on {self._targets_pub.topic_name} '
                                    'to start the gait', once=True)
             return
-        self._tick = tick_time(self._legs_timer)
-        try:
-            self.legs.step()
-        finally:
-            self._tick = None
+        self._at_tick(self._legs_timer, self.legs.step)
 
     def _init_walk(self, generator: str, entry, schema: parameter_schema.Schema,
                    values: dict) -> None:
@@ -180,7 +176,6 @@ class GaitPlayer(Node):
         self.last_statistics: WalkStatistics | None = None
         self._limits: dict[str, tuple[float, float]] = {}
         self._timer = None
-        self._tick = None  # in a timer's call, the tick it was due at (_now)
         self._k = 0
         self._t0_ns = 0
         self._settle_until_ns = 0
@@ -384,10 +379,11 @@ class GaitPlayer(Node):
             self.destroy_timer(self._timer)
             self._timer = None
         if period is not None:
-            self._timer = self.create_timer(period, lambda: self._on_timer(callback))
+            self._timer = self.create_timer(period, lambda: self._at_tick(self._timer, callback))
 
-    def _on_timer(self, callback) -> None:
-        self._tick = tick_time(self._timer)
+    def _at_tick(self, timer, callback) -> None:
+        """Run ``callback``, the call of ``timer``, with ``_now`` at the tick it was due at."""
+        self._tick = tick_time(timer)
         try:
             callback()
         finally:

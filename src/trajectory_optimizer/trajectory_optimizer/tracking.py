@@ -485,9 +485,11 @@ class FootHeights:
         self.kin, self.aim_s, self.depth = kin, float(aim_s), float(depth)
         self.touchdowns = [np.array([a for a, _ in phases]) for phases in stance_phases(t, contact)]
 
-    def _at_height(self, foot: int, z: float, base_pos, base_rpy, q: np.ndarray) -> np.ndarray:
-        """``q`` with ``foot``'s leg solved to put it at height ``z`` where ``q`` has it in x, y."""
-        target = self.kin.foot_positions(base_pos, base_rpy, q)
+    def _at_height(self, foot: int, z: float, base_pos, base_rpy, q: np.ndarray,
+                   feet: np.ndarray) -> np.ndarray:
+        """``q`` with ``foot``'s leg solved to put it at height ``z`` where ``q`` has it in x, y
+        (``feet``: the contact points of ``q`` from the base)."""
+        target = feet.copy()
         target[foot, 2] = z
         which = np.zeros(len(self.kin.legs), bool)
         which[foot] = True
@@ -502,10 +504,11 @@ class FootHeights:
             return q
         s = 1.0 - (ahead[0] - plan_t) / self.aim_s
         w = s * s * (3.0 - 2.0 * s)
-        z_law = self.kin.foot_positions(base_pos, base_rpy, q)[foot, 2]
-        z = (1.0 - w) * z_law + w * (plan.foot_pos[foot, 2] - self.depth)
-        return self._at_height(foot, z, base_pos, base_rpy, q)
+        feet = self.kin.foot_positions(base_pos, base_rpy, q)
+        z = (1.0 - w) * feet[foot, 2] + w * (plan.foot_pos[foot, 2] - self.depth)
+        return self._at_height(foot, z, base_pos, base_rpy, q, feet)
 
     def stance(self, foot: int, plan: PlanState, base_pos, base_rpy, q: np.ndarray) -> np.ndarray:
         """Joint targets ``q`` with the landed ``foot`` at its planned height."""
-        return self._at_height(foot, plan.foot_pos[foot, 2], base_pos, base_rpy, q)
+        return self._at_height(foot, plan.foot_pos[foot, 2], base_pos, base_rpy, q,
+                               self.kin.foot_positions(base_pos, base_rpy, q))

@@ -85,7 +85,6 @@ def test_sim_time_timer_fires_as_clock_advances(rt):
     assert fired == [500_000_000, 1_000_000_000]
 
 
-
 def test_tick_time_is_the_instant_a_late_call_was_due(rt):
     """zoo_runtime.tick_time: however late the executor runs a sim-time timer's callback (the
     clock jumped past its tick, or past several), the instant the call was due, on the timer's
@@ -110,6 +109,7 @@ def test_tick_time_is_the_instant_a_late_call_was_due(rt):
     assert fired == [(700_000_000, 500_000_000), (1_000_000_000, 1_000_000_000),
                      (2_300_000_000, 2_000_000_000)]
     assert tick_time(timer).nanoseconds == 2_000_000_000  # between calls: the last tick
+
 
 def test_wall_timer_fires_and_can_be_cancelled_and_reset(rt):
     node = rt.node('wall_timer')

@@ -106,7 +106,6 @@ def test_goals_are_consumed_at_10_hz():
     assert s.latches == before + 1
 
 
-
 @pytest.mark.parametrize('stamp_step, seen_after_step', [
     (100, 103),   # computed for the tick at 0.1 s, arrived 3 steps after it: taken at once
     (99, 103),    # computed just before that tick: the tick would have consumed it
@@ -127,6 +126,7 @@ def test_a_stamped_goal_that_missed_its_tick_is_taken_on_arrival(stamp_step, see
         ph.advance(1)
     assert s.goal[3] == pytest.approx(from_register(to_register(0.2)))
     assert s.latches == before + (ph.steps > 103)  # a late goal takes its tick's place
+
 
 def test_quantised_position_and_clamped_goals():
     """R11 quantisation (1024 steps over 300 deg) and R3 (a goal of 80 deg stays within 60)."""

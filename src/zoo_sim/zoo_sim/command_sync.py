@@ -8,10 +8,9 @@ lockstep. So the simulator learns each command topic's period from the commands'
 (the sim time of the controller's tick: zoo_runtime.tick_time) and does not step past the
 instant the next command is due before it has arrived. Only a source whose last intervals were
 all equal (a timer) is waited for: commands sent on events, and a source that just missed a
-tick, are not. A source
-silent for ``timeout_s`` of wall time (stopped, finished, or slower than it was) is no longer
-waited for until it sends again. Unstamped commands (stamp 0) are never waited for. No ROS import:
-the node shell feeds it stamps and asks it."""
+tick, are not. A source silent for ``timeout_s`` of wall time (stopped, finished, or slower than
+it was) is no longer waited for until it sends again. Unstamped commands (stamp 0) are never
+waited for. No ROS import: the node shell feeds it stamps and asks it."""
 from __future__ import annotations
 
 import time

@@ -617,10 +617,13 @@ class _RobotIO:
             return None
         return found
 
-    def _sync_note(self, topic: str, stamp) -> None:
+    def _sync_note(self, topic: str, stamp) -> int:
+        """Tell the command sync a command stamped ``stamp`` came on ``topic``; the stamp in ns."""
+        stamp_ns = stamp.sec * 1_000_000_000 + stamp.nanosec
         sync = self._node._command_sync
         if sync is not None:
-            sync.note((self.name, topic), stamp.sec * 1_000_000_000 + stamp.nanosec)
+            sync.note((self.name, topic), stamp_ns)
+        return stamp_ns
 
     def _grouped(self, msg: JointState) -> None:
         """Velocities and/or efforts by joint name (the effort is applied last and wins)."""
@@ -638,10 +641,9 @@ class _RobotIO:
         """Servo goal positions by joint name."""
         idx = self._indices('joint_targets', msg.name, {'position': msg.position}, required=True)
         if idx is not None:
-            stamp = msg.header.stamp
-            self._sync_note('joint_targets', stamp)
+            stamp_ns = self._sync_note('joint_targets', msg.header.stamp)
             self._physics.servo_goals(self.name, idx, np.asarray(msg.position, dtype=float),
-                                      stamp_ns=stamp.sec * 1_000_000_000 + stamp.nanosec)
+                                      stamp_ns=stamp_ns)
 
     def _servo_settings(self, msg: ServoSettings) -> None:
         """Torque enable, speed and torque limits by joint name (a bus's RAM registers)."""

@@ -4,8 +4,8 @@ mean, and the worst stance of each figure is the one reported."""
 import numpy as np
 import pytest
 
-from trajectory_optimizer.schedule import ContactSchedule
-from trajectory_optimizer.stance_metrics import stance_intervals, stances, worst
+from trajectory_optimizer.schedule import ContactSchedule, stance_intervals
+from trajectory_optimizer.stance_metrics import stances, worst
 
 
 def test_stances_alternate_from_the_first_phase_and_end_with_the_plan():

@@ -123,6 +123,16 @@ def test_stance_phases_and_plan_sampler():
     s = PlanSampler(plan).at(0.155)
     assert s.base_pos[0] == pytest.approx(0.155)
     np.testing.assert_array_equal(s.contact, [False, True, True, False])
+    # nearest sample: at 0.096 the swing that starts at 0.1 has begun (the boundary moved up to
+    # half a sample); a schedule's exact boundaries keep the stance to 0.1
+    np.testing.assert_array_equal(PlanSampler(plan).at(0.096).contact, [False, True, True, False])
+    from trajectory_optimizer.schedule import ContactSchedule
+    schedule = ContactSchedule('t', ((0.1, 0.1, 0.2), (0.2, 0.1, 0.1), (0.2, 0.1, 0.1),
+                                     (0.1, 0.1, 0.2)), (True,) * 4)
+    np.testing.assert_array_equal(PlanSampler(plan, schedule).at(0.096).contact, [True] * 4)
+    np.testing.assert_array_equal(PlanSampler(plan, schedule).at(0.1).contact,
+                                  [False, True, True, False])
+    assert schedule.stances()[0] == [(0.0, 0.1), (pytest.approx(0.2), pytest.approx(0.4))]
 
 
 def test_reshape_swings_leaves_and_meets_the_ground_vertically():
@@ -154,14 +164,14 @@ def test_stance_shift_moves_the_base_back_over_the_stance(urdf):
     feet as if the base stood 4 cm * s further back (s: the share of the stance gone), so that
     the legs carry it back; the error is frozen for the phase; swing legs keep the plan's
     targets; the shift is limited."""
-    from trajectory_optimizer.tracking import PlanState, StanceShift
+    from trajectory_optimizer.tracking import PlanState, StanceShift, stance_phases
     kin = kinematics(urdf, radius=0.02)
     t, contact = trot_contact()
     base, rpy = np.array([0.0, 0.0, 0.32]), np.zeros(3)
     feet = NOMINAL + [0, 0, 0.32 - 0.02]
     feet[:, 2] = 0.0
     q_plan, _ = kin.ik(base, rpy, feet, STAND)
-    shift = StanceShift(kin, t, contact, gain=1.0, limit=0.05)
+    shift = StanceShift(kin, stance_phases(t, contact), gain=1.0, limit=0.05)
     plan = PlanState(base, rpy, feet, contact[15])
     # FL/RR swing at 0.15; FR/RL are in their first stance (0 .. 0.19): s = 0.15 / 0.19
     q, shifts = shift.targets(plan, 0.15, q_plan, base + [0.04, 0.0, 0.0], rpy)
@@ -175,7 +185,7 @@ def test_stance_shift_moves_the_base_back_over_the_stance(urdf):
     _, again = shift.targets(plan, 0.15, q_plan, base + [0.01, 0.0, 0.0], rpy)
     np.testing.assert_allclose(again[1], shifts[1])
     # limited
-    big = StanceShift(kin, t, contact, gain=1.0, limit=0.05)
+    big = StanceShift(kin, stance_phases(t, contact), gain=1.0, limit=0.05)
     _, far = big.targets(plan, 0.19, q_plan, base + [0.3, 0.4, 0.0], rpy)
     assert np.hypot(*far[1, :2]) == pytest.approx(0.05)
 
@@ -260,18 +270,9 @@ def test_foot_heights_aim_the_swing_foot_at_its_touchdown_from_the_measured_body
     its height target moves (smoothstep) to ``depth`` below the planned touchdown, seen from the
     measured body, and its x, y stay the law's. A landed foot is held at the planned height.
     Legs not asked keep their targets; outside the window the swing keeps the law."""
-    from trajectory_optimizer.tracking import FootHeights, PlanState
-    kin = kinematics(urdf, radius=0.02)
-    t, contact = trot_contact()  # FL swings 0.10-0.19, touches down at 0.20
-    base, rpy = np.array([0.0, 0.0, 0.32]), np.zeros(3)
-    feet = NOMINAL + [0, 0, 0.32]
-    feet[:, 2] = 0.0
-    q_plan, _ = kin.ik(base, rpy, feet, STAND)
-    measured, tilt = base + [0, 0, 0.005], np.array([0.02, 0.0, 0.0])
-    law = kin.foot_positions(measured, tilt, q_plan)
-    assert law[0, 2] > 0.005  # the problem: the law's FL foot is above the ground
-    heights = FootHeights(kin, t, contact, aim_s=0.08, depth=0.005)
-    plan = PlanState(base, rpy, feet, contact[15])
+    from trajectory_optimizer.tracking import FootHeights, stance_phases
+    kin, measured, tilt, q_plan, law, plan = _raised_body(urdf)
+    heights = FootHeights(kin, stance_phases(*trot_contact()), aim_s=0.08, depth=0.005)
 
     np.testing.assert_array_equal(heights.swing(0, 0.10, plan, measured, tilt, q_plan), q_plan)
     q = heights.swing(0, 0.15, plan, measured, tilt, q_plan)
@@ -283,10 +284,71 @@ def test_foot_heights_aim_the_swing_foot_at_its_touchdown_from_the_measured_body
     at_touchdown = kin.foot_positions(measured, tilt, heights.swing(0, 0.1999, plan, measured,
                                                                     tilt, q_plan))
     assert at_touchdown[0, 2] == pytest.approx(-0.005, abs=1e-5)
-    off = FootHeights(kin, t, contact, aim_s=0.0, depth=0.005)
+    off = FootHeights(kin, stance_phases(*trot_contact()), aim_s=0.0, depth=0.005)
     np.testing.assert_array_equal(off.swing(0, 0.19, plan, measured, tilt, q_plan), q_plan)
 
     q = heights.stance(1, plan, measured, tilt, q_plan)  # FR is down at 0.15
     got = kin.foot_positions(measured, tilt, q)
     np.testing.assert_allclose(got[1], [*law[1, :2], 0.0], atol=1e-6)
     np.testing.assert_array_equal(np.delete(q, [3, 4, 5]), np.delete(q_plan, [3, 4, 5]))
+
+
+def _raised_body(urdf):
+    """The Go1 legs, the plan's feet on the ground under a planned body at 0.32 m, and a
+    measured body 5 mm higher and rolled 0.02 rad: (kin, body, tilt, the plan's angles, where
+    they put the feet under the measured body, the plan at 0.15 s of ``trot_contact``)."""
+    from trajectory_optimizer.tracking import PlanState
+    kin = kinematics(urdf, radius=0.02)
+    t, contact = trot_contact()  # FL swings 0.10-0.19, touches down at 0.20
+    base, rpy = np.array([0.0, 0.0, 0.32]), np.zeros(3)
+    feet = NOMINAL + [0, 0, 0.32]
+    feet[:, 2] = 0.0
+    q_plan, _ = kin.ik(base, rpy, feet, STAND)
+    measured, tilt = base + [0, 0, 0.005], np.array([0.02, 0.0, 0.0])
+    law = kin.foot_positions(measured, tilt, q_plan)
+    assert law[0, 2] > 0.005  # the problem: the law's FL foot is above the ground
+    return kin, measured, tilt, q_plan, law, PlanState(base, rpy, feet, contact[15])
+
+
+def test_planted_heights_meet_the_ground_on_time_and_hold_where_the_foot_landed(urdf):
+    """Issue 28, planted_stance: the aimed height moves to a line that meets the planned
+    touchdown height at the touchdown, descending at ``speed``; a landed foot is held at x, y
+    where it landed (here 1 cm from the law's point), at the planned height."""
+    from trajectory_optimizer.tracking import FootHeights, stance_phases
+    kin, measured, tilt, q_plan, law, plan = _raised_body(urdf)
+    heights = FootHeights(kin, stance_phases(*trot_contact()), aim_s=0.08, depth=0.005,
+                          speed=0.05)
+    q = heights.swing(0, 0.15, plan, measured, tilt, q_plan)
+    s = 1.0 - 0.05 / 0.08
+    w = s * s * (3 - 2 * s)
+    np.testing.assert_allclose(kin.foot_positions(measured, tilt, q)[0],
+                               [*law[0, :2], (1 - w) * law[0, 2] + w * 0.05 * 0.05], atol=1e-6)
+    at_touchdown = kin.foot_positions(measured, tilt, heights.swing(0, 0.1999, plan, measured,
+                                                                    tilt, q_plan))
+    assert at_touchdown[0, 2] == pytest.approx(0.05 * 0.0001, abs=1e-6)  # on the ground, on time
+
+    landed_at = law[1] + [0.01, -0.005, 0.0]
+    q = heights.stance(1, plan, measured, tilt, q_plan, landed_at)
+    np.testing.assert_allclose(kin.foot_positions(measured, tilt, q)[1], [*landed_at[:2], 0.0],
+                               atol=1e-6)
+    np.testing.assert_array_equal(np.delete(q, [3, 4, 5]), np.delete(q_plan, [3, 4, 5]))
+
+
+def test_planted_rates_keep_the_feet_still_under_a_moving_base(urdf):
+    """Issue 28: the joint rates of a landed leg's velocity target: with the base moving at v and
+    turning at w, every foot's world velocity v + w x r + J dq is zero."""
+    kin = kinematics(urdf, radius=0.02)
+    base, rpy = np.array([0.1, -0.02, 0.31]), np.array([0.03, -0.05, 0.2])
+    feet = NOMINAL + [0.1, -0.02, 0.31]
+    q, _ = kin.ik(base, rpy, feet, STAND)
+    v, w = np.array([0.5, -0.1, 0.05]), np.array([0.2, -0.4, 0.3])
+    dq = kin.planted_rates(base, rpy, q, v, w)
+    h = 1e-6  # the feet after a small step of base and joints
+    from trajectory_optimizer.tracking import rotation_vector, rpy_matrix
+    rot = rpy_matrix(w * h) @ rpy_matrix(rpy)
+    rpy_next = np.array([np.arctan2(rot[2, 1], rot[2, 2]), -np.arcsin(rot[2, 0]),
+                         np.arctan2(rot[1, 0], rot[0, 0])])
+    assert np.allclose(rotation_vector(rpy_matrix(rpy_next) @ rpy_matrix(rpy).T), w * h)
+    moved = kin.foot_positions(base + v * h, rpy_next, q + dq * h) + [0, 0, 0.02]
+    still = kin.foot_positions(base, rpy, q) + [0, 0, 0.02]
+    np.testing.assert_allclose((moved - still) / h, 0.0, atol=1e-4)

@@ -80,6 +80,17 @@ TROT4_STAND = 0.3  # s, TOWR's Stand stride
 GAITS = ('trot4', *COMBOS)
 
 
+def stance_intervals(durations: Sequence[float], in_contact_at_start: bool,
+                     end: float) -> list[tuple[float, float]]:
+    """(start, end) of each stance of one foot: its phases alternate from the first one's kind."""
+    out, t, stance = [], 0.0, in_contact_at_start
+    for d in durations:
+        if stance:
+            out.append((t, min(t + d, end)))
+        t, stance = t + d, not stance
+    return [(a, b) for a, b in out if b > a]
+
+
 @dataclasses.dataclass(frozen=True)
 class ContactSchedule:
     """Per foot (FL, FR, RL, RR): alternating phase durations, the first a stance phase when
@@ -122,6 +133,12 @@ class ContactSchedule:
             phase = np.minimum(np.searchsorted(ends, t + 1e-10, side='right'), len(ends) - 1)
             out[:, foot] = (phase % 2 == 0) == self.contact_at_start[foot]
         return out
+
+    def stances(self, end: float | None = None) -> list[list[tuple[float, float]]]:
+        """Per foot, its stance phases as exact (touchdown, lift-off) times, cut at ``end``
+        (default: the schedule's duration)."""
+        end = self.duration if end is None else end
+        return [stance_intervals(d, c, end) for d, c in zip(self.durations, self.contact_at_start)]
 
     def counts(self) -> list[dict[str, int]]:
         """Stance and swing phase counts per foot."""

@@ -34,17 +34,6 @@ class Stance:
     slip_m: float | None
 
 
-def stance_intervals(durations: Sequence[float], in_contact_at_start: bool,
-                     end: float) -> list[tuple[float, float]]:
-    """(start, end) of each stance of one foot: its phases alternate from the first one's kind."""
-    out, t, stance = [], 0.0, in_contact_at_start
-    for d in durations:
-        if stance:
-            out.append((t, min(t + d, end)))
-        t, stance = t + d, not stance
-    return [(a, b) for a, b in out if b > a]
-
-
 def moving_mean(x: np.ndarray, n: int) -> np.ndarray:
     """Centred moving mean over ``n`` samples along axis 0 (shorter at the ends)."""
     if n <= 1:
@@ -61,12 +50,11 @@ def stances(feet: Sequence[str], schedule, duration: float, plan_t: np.ndarray,
     at ``plan_t``; ``tp`` (C,) plan times of the recorded contacts, ``in_contact`` and ``fz``
     (C, F) in the order of ``feet``."""
     n_mean = max(1, int(round(MEAN_S / float(np.median(np.diff(tp))))))
-    out = []
+    out, phases = [], schedule.stances(duration)
     for f, foot in enumerate(feet):
         fz_mean = moving_mean(np.asarray(fz[:, f], float), n_mean)
         slips = list(slip_per_stance[f]) if slip_per_stance is not None else []
-        for k, (a, b) in enumerate(stance_intervals(schedule.durations[f],
-                                                    schedule.contact_at_start[f], duration)):
+        for k, (a, b) in enumerate(phases[f]):
             rec = (tp >= a) & (tp <= b)
             planned = (plan_t >= a) & (plan_t <= b)
             touching = np.asarray(in_contact[rec, f], bool)

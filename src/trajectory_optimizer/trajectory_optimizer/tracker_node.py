@@ -63,6 +63,8 @@ LEG_JOINTS = ('hip', 'thigh', 'calf')
 # m: a stance foot this close to its planned height has landed (the contact point's height from
 # the measured base and joints; the sphere rests ~0.1 mm deep)
 LANDED_WITHIN = 0.003
+# with planted_stance: 3 mm let a foot take the stance's soft gains 10-30 ms before it touched
+LANDED_WITHIN_PLANTED = 0.0005
 # wall seconds the node waits for the world's gravity: the simulator's start-up under ros2 launch
 WORLD_WAIT_S = 60.0
 
@@ -90,6 +92,7 @@ class PlanTracker(Node):
         self.landing_depth = p['landing_depth']
         self.foot_heights = p['foot_heights']
         self.landing_aim_s, self.landing_aim_depth = p['landing_aim_s'], p['landing_aim_depth']
+        self.planted, self.landing_speed = p['planted_stance'], p['landing_speed']
         self.base_twist: tuple[np.ndarray, np.ndarray] | None = None  # world linear, angular
         self.base_rot: np.ndarray | None = None  # world-from-base, with base_pose and base_twist
 
@@ -201,16 +204,18 @@ class PlanTracker(Node):
                if self.end == 'lie' else None)
         self.trajectory = JointTrajectory(q_now, [stand], self.ramp_s, p['t'], q_plan, tau_plan,
                                           self.speed, end=lie)
-        self.sampler = PlanSampler(p)
+        self.sampler = PlanSampler(p, p.schedule)  # contacts switch at the exact boundaries
         self.slip = SlipMeter(len(model.feet), self.foot_radius)
         self.stancer = (StanceForces(float(p['mass']), np.asarray(p['inertia']))
                         if self.stance_force else None)
         self.landed = np.zeros(len(model.feet), bool)
+        self.landed_at = np.zeros((len(model.feet), 3))  # where each landed foot landed
         aim_depth = self.landing_aim_depth * float(p['gravity']) / STANDARD_GRAVITY
-        self.heights = (FootHeights(kin, p['t'], p['contact'], self.landing_aim_s, aim_depth)
+        self.heights = (FootHeights(kin, p.schedule.stances(), self.landing_aim_s, aim_depth,
+                                    self.landing_speed if self.planted else None)
                         if self.stance_force and self.foot_heights else None)
         if self.base_feedback and not self.stance_force:
-            self.shifter = StanceShift(kin, p['t'], p['contact'], self.shift_gain,
+            self.shifter = StanceShift(kin, p.schedule.stances(), self.shift_gain,
                                        self.shift_limit)
 
     # -- callbacks --------------------------------------------------------------------------------
@@ -277,7 +282,12 @@ class PlanTracker(Node):
                 feet, rotations = self.kin.foot_poses(*self.base_pose, self.q_measured)
                 self.slip.update(feet, rotations, plan.contact, plan.foot_pos[:, 2])
                 if self.stancer is not None:  # (then no shifter)
-                    kp, kd, tau, q = self._stance_forces(plan, plan_t, feet, kp, kd, tau, q)
+                    # the law one tick earlier: an aimed swing's rate is its velocity target
+                    t_s, dt = (now - self.t0_ns) * 1e-9, 1.0 / self.rate
+                    before = (self.sampler.at(plan_t - dt * self.speed),
+                              self.trajectory.at(t_s + self.lead_s - dt).q)
+                    kp, kd, tau, q, dq = self._stance_forces(plan, plan_t, feet, kp, kd, tau,
+                                                             q, dq, before, dt)
             if self.shifter is not None:  # also in the hold: the last stance keeps its shift
                 if target is not sample:
                     plan_t = (target.plan_time if target.phase == 'track'
@@ -291,7 +301,8 @@ class PlanTracker(Node):
         self.pub.publish(msg)
         self.sent += 1
 
-    def _stance_forces(self, plan, k: float, feet: np.ndarray, kp, kd, tau, q):
+    def _stance_forces(self, plan, k: float, feet: np.ndarray, kp, kd, tau, q, dq, before,
+                       dt: float):
         """Issue 28: the legs the plan has in stance and whose foot has landed get the plan's
         forces plus the base PD wrench (``tracking.StanceForces``, from the measured base and
         feet) as torques -J^T f, and a ``stance_kp_scale`` / ``stance_kd_scale`` share of their
@@ -299,30 +310,49 @@ class PlanTracker(Node):
         reaches, stiffly and without force, for its planned point ``landing_depth`` below the
         ground, solved from the measured base; the landed feet share the wrench meanwhile. With
         ``foot_heights`` (``tracking.FootHeights``) the swing feet are aimed at their touchdown
-        and the landed ones held at the planned height, from the measured base.
-        ``plan`` is the plan at plan time ``k``, ``feet`` the measured contact points."""
+        and the landed ones held at the planned height, from the measured base. With
+        ``planted_stance`` a landed foot is held where it landed, with the joint rates that keep
+        it still under the measured base's twist as velocity target, and an aimed swing meets
+        the ground at ``landing_speed`` with its aim's own rate as velocity target (the law's,
+        10 ms ahead, braked it: feet 4-7 mm high at touchdown). ``plan`` is the plan at plan
+        time ``k``, ``feet`` the measured contact points, ``before`` (plan, law's targets) one
+        tick of ``dt`` s earlier."""
         p = self.plan
         forces_plan = interpolate(self.sampler.t, np.asarray(p['foot_force']), k)
         vel = interpolate(self.sampler.t, np.asarray(p['base_lin_vel']), k)
         omega = interpolate(self.sampler.t, np.asarray(p['base_ang_vel']), k)
         pos, rpy = self.base_pose
-        down = feet[:, 2] - plan.foot_pos[:, 2] < LANDED_WITHIN
+        down = feet[:, 2] - plan.foot_pos[:, 2] < (LANDED_WITHIN_PLANTED if self.planted
+                                                   else LANDED_WITHIN)
+        now_landed = plan.contact & ~self.landed & down
+        self.landed_at[now_landed] = feet[now_landed]
         self.landed = np.where(plan.contact, self.landed | down, False)  # latched per stance
         landed = plan.contact & self.landed
         f = self.stancer.forces(plan.base_pos, plan.base_rpy, vel, omega, forces_plan,
                                 landed, pos, self.base_rot, *self.base_twist, feet)
         tau_f = self.kin.feed_forward(pos, rpy, self.q_measured, f)
-        kp, kd, tau, q = kp.copy(), kd.copy(), tau.copy(), q.copy()
+        kp, kd, tau, q, dq = kp.copy(), kd.copy(), tau.copy(), q.copy(), dq.copy()
+        planted = self.heights is not None and self.planted
+        if planted and landed.any():
+            still = self.kin.planted_rates(pos, rpy, self.q_measured, *self.base_twist)
         for i, leg in enumerate(self.kin.legs):
             if landed[i]:
                 kp[leg] *= self.stance_kp
                 kd[leg] *= self.stance_kd
                 tau[leg] = tau_f[leg]
                 if self.heights is not None:
-                    q[leg] = self.heights.stance(i, plan, pos, rpy, q)[leg]
+                    q[leg] = self.heights.stance(i, plan, pos, rpy, q, self.landed_at[i]
+                                                 if planted else None)[leg]
+                if planted:
+                    dq[leg] = still[leg]
             elif not plan.contact[i]:  # swinging
                 if self.heights is not None:
-                    q[leg] = self.heights.swing(i, k, plan, pos, rpy, q)[leg]
+                    aimed = self.heights.swing(i, k, plan, pos, rpy, q)
+                    if planted and not np.array_equal(aimed[leg], q[leg]):  # within the aim
+                        earlier = self.heights.swing(i, k - dt * self.speed, before[0], pos,
+                                                     rpy, before[1])
+                        dq[leg] = (aimed[leg] - earlier[leg]) / dt
+                    q[leg] = aimed[leg]
             else:  # late: reach for the planned foot from the measured base
                 which = np.zeros(len(self.kin.legs), bool)
                 which[i] = True
@@ -330,7 +360,7 @@ class PlanTracker(Node):
                                      q, which=which)
                 q[leg] = q_i[leg]
                 tau[leg] = 0.0
-        return kp, kd, tau, q
+        return kp, kd, tau, q, dq
 
     # -- results ----------------------------------------------------------------------------------
     def robozoo_metrics(self) -> dict:

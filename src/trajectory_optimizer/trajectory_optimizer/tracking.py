@@ -112,6 +112,19 @@ class LegKinematics:
                     q[leg] = np.clip(q[leg] + step, self.lower[leg], self.upper[leg])
         return q, error
 
+    def planted_rates(self, base_pos, base_rpy, q: np.ndarray, base_vel, base_omega
+                      ) -> np.ndarray:
+        """Joint velocities that keep every foot still in the world while the base moves with
+        ``base_vel``, ``base_omega`` (world axes): per leg J dq = -(v + w x (p_foot - p_base))."""
+        config = self._configuration(base_pos, base_rpy, q)
+        jacobians = self._jacobians(config)
+        dq = np.zeros(len(self.joints))
+        for f, leg, jac in zip(self.feet, self.legs, jacobians):
+            lever = self.data.oMf[f].translation - np.asarray(base_pos, float)
+            moved = np.asarray(base_vel, float) + np.cross(base_omega, lever)
+            dq[leg] = -np.linalg.solve(jac + IK_DAMPING * np.eye(3), moved)
+        return dq
+
     def feed_forward(self, base_pos, base_rpy, q: np.ndarray, forces_world: np.ndarray
                      ) -> np.ndarray:
         """tau_ff = -J^T f per leg: the joint torques with which the feet push the ground so that
@@ -242,10 +255,12 @@ class PlanState:
 
 
 class PlanSampler:
-    """The plan's base and feet at any plan time (linear interpolation between the samples;
-    contact flags from the nearest sample)."""
+    """The plan's base and feet at any plan time (linear interpolation between the samples);
+    contact flags from the plan's ``schedule`` (exact phase boundaries), or else from the
+    nearest sample (which moves every boundary up to half a sample: 5 ms at the plans' 10 ms)."""
 
-    def __init__(self, plan):
+    def __init__(self, plan, schedule=None):
+        self.schedule = schedule
         self.t = np.asarray(plan['t'], float)
         self.base_pos = np.asarray(plan['base_pos'], float)
         self.base_rpy = np.asarray(plan['base_euler'], float)
@@ -253,15 +268,19 @@ class PlanSampler:
         self.contact = np.asarray(plan['contact'], bool)
 
     def at(self, plan_t: float) -> PlanState:
-        k = int(np.argmin(np.abs(self.t - plan_t)))
+        if self.schedule is not None:
+            contact = self.schedule.contact([plan_t])[0]
+        else:
+            contact = self.contact[int(np.argmin(np.abs(self.t - plan_t)))].copy()
         return PlanState(_interp(self.t, self.base_pos, plan_t),
                          _interp(self.t, self.base_rpy, plan_t),
-                         _interp(self.t, self.foot_pos, plan_t), self.contact[k].copy())
+                         _interp(self.t, self.foot_pos, plan_t), contact)
 
 
 def stance_phases(t: np.ndarray, contact: np.ndarray) -> list[list[tuple[float, float]]]:
-    """Per foot, its stance phases as (touchdown, lift-off) plan times; a stance running to the
-    plan's end lifts off at its last sample."""
+    """Per foot, its stance phases as (touchdown, lift-off) plan times from sampled contact
+    flags; a stance running to the plan's end lifts off at its last sample. (A plan's exact
+    phases: ``schedule.ContactSchedule.stances``.)"""
     out = []
     for flags in np.asarray(contact, bool).T:
         phases, start = [], None
@@ -290,10 +309,10 @@ class StanceShift:
     attempts that aimed the swing feet from the measured base closed one through the swing
     legs' reaction), and the swing legs keep the open-loop law."""
 
-    def __init__(self, kin: LegKinematics, t: np.ndarray, contact: np.ndarray,
+    def __init__(self, kin: LegKinematics, phases: list[list[tuple[float, float]]],
                  gain: float = 1.0, limit: float = 0.05):
         self.kin, self.gain, self.limit = kin, float(gain), float(limit)
-        self.phases = stance_phases(t, contact)
+        self.phases = phases  # per foot, (touchdown, lift-off) of each stance
         self.errors: dict[tuple[int, int], np.ndarray] = {}
 
     def _phase(self, foot: int, plan_t: float) -> int | None:
@@ -474,23 +493,26 @@ class FootHeights:
     5-19 ms late (a stance is in contact 98 % of its time with 6.5 ms missing).
 
     - ``swing``: over the last ``aim_s`` of a swing the foot's height target moves (smoothstep)
-      from the open-loop law's to ``depth`` below the planned touchdown height, so that the
-      foot meets the ground on time and with some speed (aimed at the ground itself, the plan's
-      touchdown speed of about zero left it creeping the last millimetres down).
-    - ``stance``: a landed foot's target is the planned height, not 10-15 mm above the ground
-      where the plan's angles put it from the real body, which the stance PD pulled it up to."""
+      from the open-loop law's to ``depth`` below the planned touchdown height, so that the foot
+      meets the ground on time and with some speed (aimed at the ground itself, the plan's
+      touchdown speed of about zero left it creeping the last millimetres down). With a
+      ``speed`` instead, it moves to a line that meets the planned touchdown height at the
+      touchdown, descending at ``speed`` (m/s): on time, neither creeping nor early.
+    - ``stance``: a landed foot's target is at the planned height, at x, y of the law (the
+      plan's angles put it 10-15 mm up, which the stance PD pulled it to) or of the point where
+      it landed (``planted_stance``: the law's x, y drag a foot centimetres aside when the body
+      is off the plan; the feet slid at the friction limit and chattered)."""
 
-    def __init__(self, kin: LegKinematics, t: np.ndarray, contact: np.ndarray, aim_s: float,
-                 depth: float):
-        self.kin, self.aim_s, self.depth = kin, float(aim_s), float(depth)
-        self.touchdowns = [np.array([a for a, _ in phases]) for phases in stance_phases(t, contact)]
+    def __init__(self, kin: LegKinematics, phases: list[list[tuple[float, float]]], aim_s: float,
+                 depth: float, speed: float | None = None):
+        """``phases``: per foot, (touchdown, lift-off) of each stance."""
+        self.kin, self.aim_s, self.depth, self.speed = kin, float(aim_s), float(depth), speed
+        self.touchdowns = [np.array([a for a, _ in foot]) for foot in phases]
 
-    def _at_height(self, foot: int, z: float, base_pos, base_rpy, q: np.ndarray,
-                   feet: np.ndarray) -> np.ndarray:
-        """``q`` with ``foot``'s leg solved to put it at height ``z`` where ``q`` has it in x, y
-        (``feet``: the contact points of ``q`` from the base)."""
-        target = feet.copy()
-        target[foot, 2] = z
+    def _at(self, foot: int, point, base_pos, base_rpy, q: np.ndarray) -> np.ndarray:
+        """``q`` with ``foot``'s leg solved to put its contact point at ``point``."""
+        target = self.kin.foot_positions(base_pos, base_rpy, q)
+        target[foot] = point
         which = np.zeros(len(self.kin.legs), bool)
         which[foot] = True
         return self.kin.ik(base_pos, base_rpy, target, q, which=which)[0]
@@ -504,11 +526,16 @@ class FootHeights:
             return q
         s = 1.0 - (ahead[0] - plan_t) / self.aim_s
         w = s * s * (3.0 - 2.0 * s)
-        feet = self.kin.foot_positions(base_pos, base_rpy, q)
-        z = (1.0 - w) * feet[foot, 2] + w * (plan.foot_pos[foot, 2] - self.depth)
-        return self._at_height(foot, z, base_pos, base_rpy, q, feet)
+        law = self.kin.foot_positions(base_pos, base_rpy, q)[foot]
+        goal = (plan.foot_pos[foot, 2] - self.depth if self.speed is None
+                else plan.foot_pos[foot, 2] + self.speed * (ahead[0] - plan_t))
+        return self._at(foot, [law[0], law[1], (1.0 - w) * law[2] + w * goal], base_pos,
+                        base_rpy, q)
 
-    def stance(self, foot: int, plan: PlanState, base_pos, base_rpy, q: np.ndarray) -> np.ndarray:
-        """Joint targets ``q`` with the landed ``foot`` at its planned height."""
-        return self._at_height(foot, plan.foot_pos[foot, 2], base_pos, base_rpy, q,
-                               self.kin.foot_positions(base_pos, base_rpy, q))
+    def stance(self, foot: int, plan: PlanState, base_pos, base_rpy, q: np.ndarray,
+               landed_at=None) -> np.ndarray:
+        """Joint targets ``q`` with the landed ``foot`` at its planned height, at x, y of the law
+        or of ``landed_at``."""
+        point = self.kin.foot_positions(base_pos, base_rpy, q)[foot] if landed_at is None \
+            else landed_at
+        return self._at(foot, [point[0], point[1], plan.foot_pos[foot, 2]], base_pos, base_rpy, q)

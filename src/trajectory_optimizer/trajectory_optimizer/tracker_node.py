@@ -373,6 +373,7 @@ class PlanTracker(Node):
                'iterations': int(p['iterations']), 'commands': self.sent,
                'ik_error_m': self.ik_error, 'base_feedback': self.base_feedback,
                'stance_force': self.stance_force, 'foot_heights': self.foot_heights,
+               'planted_stance': self.planted,
                'swing_warp': float(self.swing_warp),
                'playback_speed': float(self.speed),
                'command_lead_s': float(self.lead_s)}

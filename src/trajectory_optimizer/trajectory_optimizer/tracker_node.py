@@ -282,10 +282,11 @@ class PlanTracker(Node):
                 feet, rotations = self.kin.foot_poses(*self.base_pose, self.q_measured)
                 self.slip.update(feet, rotations, plan.contact, plan.foot_pos[:, 2])
                 if self.stancer is not None:  # (then no shifter)
-                    # the law one tick earlier: an aimed swing's rate is its velocity target
+                    # planted_stance: the law one tick earlier, for an aimed swing's rate
                     t_s, dt = (now - self.t0_ns) * 1e-9, 1.0 / self.rate
-                    before = (self.sampler.at(plan_t - dt * self.speed),
-                              self.trajectory.at(t_s + self.lead_s - dt).q)
+                    before = ((self.sampler.at(plan_t - dt * self.speed),
+                               self.trajectory.at(t_s + self.lead_s - dt).q)
+                              if self.planted else None)
                     kp, kd, tau, q, dq = self._stance_forces(plan, plan_t, feet, kp, kd, tau,
                                                              q, dq, before, dt)
             if self.shifter is not None:  # also in the hold: the last stance keeps its shift
@@ -316,7 +317,7 @@ class PlanTracker(Node):
         the ground at ``landing_speed`` with its aim's own rate as velocity target (the law's,
         10 ms ahead, braked it: feet 4-7 mm high at touchdown). ``plan`` is the plan at plan
         time ``k``, ``feet`` the measured contact points, ``before`` (plan, law's targets) one
-        tick of ``dt`` s earlier."""
+        tick of ``dt`` s earlier (with ``planted_stance`` only)."""
         p = self.plan
         forces_plan = interpolate(self.sampler.t, np.asarray(p['foot_force']), k)
         vel = interpolate(self.sampler.t, np.asarray(p['base_lin_vel']), k)

@@ -509,9 +509,11 @@ class FootHeights:
         self.kin, self.aim_s, self.depth, self.speed = kin, float(aim_s), float(depth), speed
         self.touchdowns = [np.array([a for a, _ in foot]) for foot in phases]
 
-    def _at(self, foot: int, point, base_pos, base_rpy, q: np.ndarray) -> np.ndarray:
-        """``q`` with ``foot``'s leg solved to put its contact point at ``point``."""
-        target = self.kin.foot_positions(base_pos, base_rpy, q)
+    def _at(self, foot: int, point, base_pos, base_rpy, q: np.ndarray,
+            feet: np.ndarray) -> np.ndarray:
+        """``q`` with ``foot``'s leg solved to put its contact point at ``point`` (``feet``: the
+        contact points of ``q`` from the base, solved once by the caller)."""
+        target = feet.copy()
         target[foot] = point
         which = np.zeros(len(self.kin.legs), bool)
         which[foot] = True
@@ -526,16 +528,18 @@ class FootHeights:
             return q
         s = 1.0 - (ahead[0] - plan_t) / self.aim_s
         w = s * s * (3.0 - 2.0 * s)
-        law = self.kin.foot_positions(base_pos, base_rpy, q)[foot]
+        feet = self.kin.foot_positions(base_pos, base_rpy, q)
+        law = feet[foot]
         goal = (plan.foot_pos[foot, 2] - self.depth if self.speed is None
                 else plan.foot_pos[foot, 2] + self.speed * (ahead[0] - plan_t))
         return self._at(foot, [law[0], law[1], (1.0 - w) * law[2] + w * goal], base_pos,
-                        base_rpy, q)
+                        base_rpy, q, feet)
 
     def stance(self, foot: int, plan: PlanState, base_pos, base_rpy, q: np.ndarray,
                landed_at=None) -> np.ndarray:
         """Joint targets ``q`` with the landed ``foot`` at its planned height, at x, y of the law
         or of ``landed_at``."""
-        point = self.kin.foot_positions(base_pos, base_rpy, q)[foot] if landed_at is None \
-            else landed_at
-        return self._at(foot, [point[0], point[1], plan.foot_pos[foot, 2]], base_pos, base_rpy, q)
+        feet = self.kin.foot_positions(base_pos, base_rpy, q)
+        point = feet[foot] if landed_at is None else landed_at
+        return self._at(foot, [point[0], point[1], plan.foot_pos[foot, 2]], base_pos, base_rpy, q,
+                        feet)

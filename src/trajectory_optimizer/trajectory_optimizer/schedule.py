@@ -18,6 +18,7 @@ Presets:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Sequence
 
 import numpy as np
@@ -128,11 +129,15 @@ class ContactSchedule:
         state the foot is in right after t), so a touchdown sample reads 'in contact'."""
         t = np.asarray(t, dtype=float)
         out = np.zeros((t.size, self.n_feet), dtype=bool)
-        for foot in range(self.n_feet):
-            ends = np.cumsum(self.durations[foot])
+        for foot, ends in enumerate(self._ends):
             phase = np.minimum(np.searchsorted(ends, t + 1e-10, side='right'), len(ends) - 1)
             out[:, foot] = (phase % 2 == 0) == self.contact_at_start[foot]
         return out
+
+    @functools.cached_property
+    def _ends(self) -> list[np.ndarray]:
+        """Per foot, the end time of each phase (the tracker asks ``contact`` at 500 Hz)."""
+        return [np.cumsum(d) for d in self.durations]
 
     def stances(self, end: float | None = None) -> list[list[tuple[float, float]]]:
         """Per foot, its stance phases as exact (touchdown, lift-off) times, cut at ``end``

@@ -13,7 +13,9 @@ The derivation is in the package README ("Contact parameters"). In short:
   critical (``2 sqrt(stiffness)``) and the stiffness capped where the critically damped time
   constant reaches two steps (MuJoCo's own ``refsafe`` bound for its standard format).
 - ``minDepth`` (ODE's per-body contact surface layer, penetration allowed before correction) maps
-  to the ``solimp`` width over which the impedance rises to its maximum.
+  to the ``solimp`` width over which the impedance rises to its maximum: from MuJoCo's 0.9, or,
+  for the links a description lists as ``surface_layer_links`` (``surface_layer``), from
+  ``LAYER_D0``, so that the contact corrects little within the layer, as ODE's does not at all.
 - Gazebo combines two surfaces with ``mu = min(mu_a, mu_b)`` (ODEPhysics::Collide); MuJoCo uses the
   element-wise maximum unless geom priorities differ. :func:`priorities` orders geoms so that the
   lower friction wins, reproducing the minimum rule.
@@ -26,6 +28,11 @@ import math
 RIGID_KP = 1e10            # Gazebo's default kp is 1e12: a rigid contact; use MuJoCo's default
 DEFAULT_SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)  # MuJoCo's defaults
 MIN_TIMECONST_STEPS = 2.0  # MuJoCo: timeconst >= 2 steps (refsafe), i.e. stiffness <= 1/(2h)^2
+# Impedance at zero depth of a surface layer: ODE corrects nothing within minDepth, MuJoCo's
+# impedance must be > 0. At 0.9 a lightly loaded Go1 foot (4 N) rested 1-5 um deep and each 2 ms
+# command lifted it off for a step; from 0.1 it rests deeper in the layer and stays in contact
+# (zoo_sim README, "Contact parameters").
+LAYER_D0 = 0.1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,9 +51,10 @@ class ContactParams:
 
 def from_ode(mu1: float | None, mu2: float | None, kp: float | None, kd: float | None,
              min_depth: float | None, max_vel: float | None, m_ref: float | None,
-             step: float) -> ContactParams:
+             step: float, surface_layer: bool = False) -> ContactParams:
     """Map one surface. ``m_ref`` is the mass the contact carries (None: unknown, e.g. a static
-    world surface, whose softness then cannot be expressed in MuJoCo's acceleration units)."""
+    world surface, whose softness then cannot be expressed in MuJoCo's acceleration units);
+    ``surface_layer``: the impedance rises over ``min_depth`` from ``LAYER_D0``."""
     notes: list[str] = []
     mu = 1.0 if mu1 is None else mu1  # ODE's default friction coefficient is 1
     if mu2 is not None and mu1 is not None and not math.isclose(mu1, mu2):
@@ -57,7 +65,8 @@ def from_ode(mu1: float | None, mu2: float | None, kp: float | None, kd: float |
                      'correction follows solref')
     solimp = None
     if min_depth is not None and min_depth > 0:
-        solimp = (DEFAULT_SOLIMP[0], DEFAULT_SOLIMP[1], float(min_depth), *DEFAULT_SOLIMP[3:])
+        solimp = (LAYER_D0 if surface_layer else DEFAULT_SOLIMP[0], DEFAULT_SOLIMP[1],
+                  float(min_depth), *DEFAULT_SOLIMP[3:])
     solref = None
     if kp is not None and kp < RIGID_KP:
         if kp <= 0:

@@ -193,19 +193,30 @@ def check_initial_positions(robot: str, desc: RobotDescription, initial: Mapping
                                  f'({desc.source})')
 
 
-def sliding_links(package: str) -> list[str]:
-    """The links whose contacts get Coulomb sliding (sliding_contacts.py): ``sliding_links`` in
-    the description's ``config/contacts.yaml``; none if the file is absent."""
+def _contact_links(package: str, key: str) -> list[str]:
+    """``key`` of the description's ``config/contacts.yaml``: a list of link names (none if the
+    file or the key is absent)."""
     from zoo_description_tools import find_description
     path = find_description(package) / 'config' / 'contacts.yaml'
     if not path.is_file():
         return []
     data = yaml.safe_load(path.read_text()) or {}
-    links = data.get('sliding_links') or []
+    links = (data.get(key) if isinstance(data, dict) else None) or []
     if not isinstance(links, list) or not all(isinstance(x, str) for x in links):
-        raise SimConfigError(f'{path}: sliding_links: expected a list of link names, got '
-                             f'{links!r}')
+        raise SimConfigError(f'{path}: {key}: expected a list of link names, got {links!r}')
     return links
+
+
+def sliding_links(package: str) -> list[str]:
+    """The links whose contacts get Coulomb sliding (sliding_contacts.py): ``sliding_links`` in
+    the description's ``config/contacts.yaml``."""
+    return _contact_links(package, 'sliding_links')
+
+
+def surface_layer_links(package: str) -> list[str]:
+    """The links whose ``minDepth`` is ODE's surface layer (contact_params.from_ode):
+    ``surface_layer_links`` in the description's ``config/contacts.yaml``."""
+    return _contact_links(package, 'surface_layer_links')
 
 
 def _check_name(name: str, built: Mapping[str, BuiltRobot], world_bodies: Mapping) -> None:
@@ -387,7 +398,12 @@ class _Builder:
             if ln not in desc.links or ln == 'world':
                 raise SimConfigError(f"robot '{r.name}': sliding link '{ln}' is not a link of "
                                      f'{desc.source}')
-        self._robot_contacts(desc, prefix, index, mass, set(sliding))
+        layered = surface_layer_links(r.package) if r.package else []
+        for ln in layered:
+            if ln not in desc.links or ln == 'world':
+                raise SimConfigError(f"robot '{r.name}': surface layer link '{ln}' is not a "
+                                     f'link of {desc.source}')
+        self._robot_contacts(desc, prefix, index, mass, set(sliding), set(layered))
         joints = [j.name for j in desc.actuated]
         by_name = {j.name: j for j in desc.joints}
         check_initial_positions(r.name, desc, r.initial_positions)
@@ -424,7 +440,7 @@ class _Builder:
         return built
 
     def _robot_contacts(self, desc: RobotDescription, prefix: str, index: int,
-                        mass: float, sliding: set[str]) -> None:
+                        mass: float, sliding: set[str], layered: set[str]) -> None:
         own, selfbit = 1 << (1 + 2 * index), 1 << (2 + 2 * index)
         for link in desc.links:
             if link == 'world':
@@ -432,7 +448,7 @@ class _Builder:
             body = self.spec.body(prefix + link)
             surf = desc.surfaces.get(link)
             params = from_ode(*(dataclasses.astuple(surf) if surf else (None,) * 6), mass,
-                              self.step)
+                              self.step, surface_layer=link in layered)
             for note in params.notes:
                 self.warn(f'{desc.source}: gazebo[{link}]: {note}')
             for g in body.geoms:

@@ -60,10 +60,8 @@ from .tracking import (FootHeights, JointTrajectory, LegKinematics, PlanSampler,
 Node = rclpy.node.Node
 
 LEG_JOINTS = ('hip', 'thigh', 'calf')
-# m: a stance foot this close to its planned height has landed (the contact point's height from
-# the measured base and joints; the sphere rests ~0.1 mm deep)
-LANDED_WITHIN = 0.003
-# with planted_stance: 3 mm let a foot take the stance's soft gains 10-30 ms before it touched
+# m: with planted_stance a foot has landed within at most this of its planned height (3 mm let
+# a foot take the stance's soft gains 10-30 ms before it touched)
 LANDED_WITHIN_PLANTED = 0.0005
 # wall seconds the node waits for the world's gravity: the simulator's start-up under ros2 launch
 WORLD_WAIT_S = 60.0
@@ -90,6 +88,8 @@ class PlanTracker(Node):
         self.stance_force = p['stance_force']
         self.stance_kp, self.stance_kd = p['stance_kp_scale'], p['stance_kd_scale']
         self.landing_depth = p['landing_depth']
+        self.landed_within = (min(p['landed_within'], LANDED_WITHIN_PLANTED)
+                              if p['planted_stance'] else p['landed_within'])
         self.foot_heights = p['foot_heights']
         self.landing_aim_s, self.landing_aim_depth = p['landing_aim_s'], p['landing_aim_depth']
         self.planted, self.landing_speed = p['planted_stance'], p['landing_speed']
@@ -323,8 +323,7 @@ class PlanTracker(Node):
         vel = interpolate(self.sampler.t, np.asarray(p['base_lin_vel']), k)
         omega = interpolate(self.sampler.t, np.asarray(p['base_ang_vel']), k)
         pos, rpy = self.base_pose
-        down = feet[:, 2] - plan.foot_pos[:, 2] < (LANDED_WITHIN_PLANTED if self.planted
-                                                   else LANDED_WITHIN)
+        down = feet[:, 2] - plan.foot_pos[:, 2] < self.landed_within
         now_landed = plan.contact & ~self.landed & down
         self.landed_at[now_landed] = feet[now_landed]
         self.landed = np.where(plan.contact, self.landed | down, False)  # latched per stance

@@ -133,11 +133,14 @@ def test_extends_merges_mappings_deep_and_robots_and_nodes_by_name(tmp_path):
 
 
 def test_shipped_variants_equal_their_written_out_form():
-    """go1_trot_mars is go1_trot_earth with its gravity: everything else comes from the base."""
+    """go1_trot_mars is go1_trot_earth with its gravity and two tracker parameters of its own
+    (issue 28's landings at Mars gravity): everything else comes from the base."""
     earth, mars = load_scenario('go1_trot_earth'), load_scenario('go1_trot_mars')
     assert mars.gravity == [0.0, 0.0, -3.72111] and mars.physics == earth.physics
     assert [n.name for n in mars.nodes] == [n.name for n in earth.nodes]
-    assert mars.nodes[0].parameters == earth.nodes[0].parameters
+    own = {'landing_aim_depth': 0.008, 'stance_kp_scale': 0.05}
+    assert mars.nodes[0].parameters == {**earth.nodes[0].parameters, **own}
+    assert not own.keys() & earth.nodes[0].parameters.keys()
 
 
 @pytest.mark.parametrize('files, fragment', [

@@ -394,15 +394,12 @@ class _Builder:
             raise SimConfigError(f"robot '{r.name}': attach failed: {_one_line(exc)}") from None
         sliding = r.sliding_links if r.sliding_links is not None else \
             (sliding_links(r.package) if r.package else [])
-        for ln in sliding:
-            if ln not in desc.links or ln == 'world':
-                raise SimConfigError(f"robot '{r.name}': sliding link '{ln}' is not a link of "
-                                     f'{desc.source}')
         layered = surface_layer_links(r.package) if r.package else []
-        for ln in layered:
-            if ln not in desc.links or ln == 'world':
-                raise SimConfigError(f"robot '{r.name}': surface layer link '{ln}' is not a "
-                                     f'link of {desc.source}')
+        for what, links in (('sliding link', sliding), ('surface layer link', layered)):
+            for ln in links:
+                if ln not in desc.links or ln == 'world':
+                    raise SimConfigError(f"robot '{r.name}': {what} '{ln}' is not a link of "
+                                         f'{desc.source}')
         self._robot_contacts(desc, prefix, index, mass, set(sliding), set(layered))
         joints = [j.name for j in desc.actuated]
         by_name = {j.name: j for j in desc.joints}
